@@ -1,0 +1,55 @@
+# The project's commands. `make test` is what CI and a new user run.
+SHELL := /bin/bash
+GO ?= go
+GENERATED := gen/aqp/types.gen.go gen/api/api.gen.go
+INTEROP_DIR := .interop/node_modules
+
+.PHONY: all build generate check-generated test vet lint interop bench install-aqp clean
+
+all: build
+
+build:
+	$(GO) build ./...
+
+## generate: regenerate gen/ from spec/
+generate:
+	./scripts/generate.sh gen
+
+## check-generated: fail when gen/ is not what `make generate` would write
+check-generated:
+	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && \
+	./scripts/generate.sh $$tmp && \
+	for f in $(GENERATED); do \
+	  if ! cmp -s $$f $$tmp/$${f#gen/}; then \
+	    echo "$$f is stale: spec/ changed without 'make generate' (diff below)"; \
+	    diff -u $$f $$tmp/$${f#gen/} | head -40; exit 1; \
+	  fi; \
+	done && echo "gen/ is up to date with spec/"
+
+vet:
+	$(GO) vet ./...
+
+## test: generated code fresh, vet clean, every test (PostgreSQL on 127.0.0.1:5432 for the store suite)
+test: check-generated vet
+	$(GO) test -count=1 ./...
+
+lint: vet
+	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '^gen/')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+## interop: every standalone vector's verdict checked by ajv (2020-12, ajv-formats)
+interop: $(INTEROP_DIR)
+	node conformance/interop/ajv-check.mjs
+
+$(INTEROP_DIR): conformance/interop/package.json conformance/interop/package-lock.json
+	mkdir -p .interop
+	cp conformance/interop/package.json conformance/interop/package-lock.json .interop/
+	cd .interop && npm ci --no-audit --no-fund --silent
+	touch $(INTEROP_DIR)
+
+## bench: Go benchmarks, each beside its baseline
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./core/... ./bindings/... ./store/...
+
+clean:
+	rm -rf .interop

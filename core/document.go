@@ -1,0 +1,119 @@
+package core
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"unicode/utf8"
+)
+
+// MaxDocumentBytes bounds one document. AQP's own members are bounded far below it (a prompt is at most 4,000 code
+// points); what it bounds is an answer or a jsonSchema, which the schemas leave open.
+const MaxDocumentBytes = 1 << 20
+
+// Document is one decoded AQP document: its bytes, the JSON value they hold (numbers kept exact as json.Number),
+// and, once validated, its schema failures. Paired checks and the collector work from Documents so that a document
+// is decoded and validated once however many checks read it.
+type Document struct {
+	// Kind is the kind the document was validated as.
+	Kind Kind
+	// Raw is the document as received.
+	Raw []byte
+	// Value is the decoded JSON value; nil when Raw is not JSON.
+	Value any
+	// Errors are the document's standalone failures; empty means valid.
+	Errors Errors
+
+	contractOnce sync.Once
+	contract     *contract
+	contractErr  *Error
+}
+
+// Valid reports whether the document passed standalone validation.
+func (d *Document) Valid() bool { return len(d.Errors) == 0 }
+
+// Object returns the top-level JSON object, or nil when the document is not one.
+func (d *Document) Object() map[string]any {
+	m, _ := d.Value.(map[string]any)
+	return m
+}
+
+// Parse decodes and validates one document of the given kind. It never fails outright: a document that is not
+// JSON, too large, or invalid comes back with its Errors set (Value is nil when the bytes are not JSON).
+func Parse(kind Kind, data []byte) *Document {
+	d := &Document{Kind: kind, Raw: data}
+	v, err := decodeJSON(data)
+	if err != nil {
+		d.Errors = Errors{*err}
+		d.Errors[0].Code = kind.code()
+		return d
+	}
+	d.Value = v
+	d.Errors = validateValue(kind, v)
+	return d
+}
+
+// ParseValue validates an already decoded JSON value (numbers as json.Number or float64). It is for callers that
+// hold a value rather than bytes, such as a binding that received the object inside another message.
+func ParseValue(kind Kind, v any) *Document {
+	d := &Document{Kind: kind, Value: v}
+	d.Errors = validateValue(kind, v)
+	return d
+}
+
+// Validate validates one document of the given kind and returns its failures; nil means valid.
+func Validate(kind Kind, data []byte) Errors {
+	return Parse(kind, data).Errors
+}
+
+// DecodeJSON decodes one JSON value with the validator's rules: at most MaxDocumentBytes, valid UTF-8, exactly one
+// value, numbers kept as json.Number. The error says what is wrong and where.
+func DecodeJSON(data []byte) (any, error) {
+	v, e := decodeJSON(data)
+	if e != nil {
+		return nil, e
+	}
+	return v, nil
+}
+
+func decodeJSON(data []byte) (any, *Error) {
+	if len(data) > MaxDocumentBytes {
+		return nil, &Error{Pointer: "", Keyword: KeywordSize,
+			Message: fmt.Sprintf("document is %d bytes; at most %d are accepted", len(data), MaxDocumentBytes)}
+	}
+	if !utf8.Valid(data) {
+		off := 0
+		for off < len(data) {
+			r, n := utf8.DecodeRune(data[off:])
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			off += n
+		}
+		return nil, &Error{Keyword: KeywordJSON, Message: fmt.Sprintf("not valid UTF-8 at byte offset %d; JSON text must be UTF-8 (RFC 8259 §8.1)", off)}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, &Error{Keyword: KeywordJSON, Message: "not well-formed JSON: " + describeJSONError(err, dec)}
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, &Error{Keyword: KeywordJSON, Message: fmt.Sprintf("not well-formed JSON: more data after the value at byte offset %d", dec.InputOffset())}
+	}
+	return v, nil
+}
+
+func describeJSONError(err error, dec *json.Decoder) string {
+	var syn *json.SyntaxError
+	if errors.As(err, &syn) {
+		return fmt.Sprintf("%s at byte offset %d", syn.Error(), syn.Offset)
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Sprintf("unexpected end of input at byte offset %d", dec.InputOffset())
+	}
+	return err.Error()
+}

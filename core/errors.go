@@ -1,0 +1,111 @@
+package core
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Code is a stable, machine-readable error code. Standalone validation reports invalid_request, invalid_response
+// or invalid_receipt; paired checks report the codes of the design's §4 table. Programs branch on Code, never on
+// Message.
+type Code string
+
+// Standalone codes: the document itself breaks its schema or a rule beyond it.
+const (
+	CodeInvalidRequest  Code = "invalid_request"
+	CodeInvalidResponse Code = "invalid_response"
+	CodeInvalidReceipt  Code = "invalid_receipt"
+)
+
+// Paired codes, in the order the checks run.
+const (
+	CodeQueryMismatch        Code = "query_mismatch"
+	CodeResponseMismatch     Code = "response_mismatch"
+	CodeSubjectMismatch      Code = "subject_mismatch"
+	CodeRespondentMismatch   Code = "respondent_mismatch"
+	CodeAnswerInvalid        Code = "answer_invalid"
+	CodeConsentRequired      Code = "consent_required"
+	CodeConsentMismatch      Code = "consent_mismatch"
+	CodeExpired              Code = "expired"
+	CodeContinuationMismatch Code = "continuation_mismatch"
+	CodeReceiptNotEquivalent Code = "receipt_not_equivalent"
+)
+
+// Keywords that are not JSON Schema keywords: they name AQP rules that lie beyond a document's schema, so that
+// every Error has a keyword a program can branch on.
+const (
+	// KeywordJSON: the bytes are not one well-formed UTF-8 JSON value.
+	KeywordJSON = "json"
+	// KeywordSize: the document is larger than the validator's bound.
+	KeywordSize = "size"
+	// KeywordCompile: a request's response.jsonSchema does not compile offline as draft 2020-12.
+	KeywordCompile = "compile"
+	// KeywordMember names a paired check that compares a member of two documents; the pointer names the member.
+	KeywordMember = "member"
+)
+
+// Error is one failure: which document, which member (pointer), which rule (keyword), and what was expected.
+type Error struct {
+	// Code is the stable code of the failure.
+	Code Code `json:"code"`
+	// Document names the document the pointer points into: request, response, receipt or duplicate. It is set
+	// in paired results and empty in standalone ones.
+	Document Role `json:"document,omitempty"`
+	// Pointer is the RFC 6901 JSON Pointer of the failing instance; for required and additionalProperties it
+	// names the missing or extra member itself.
+	Pointer string `json:"pointer"`
+	// Keyword is the failing JSON Schema keyword, or one of the Keyword constants for AQP rules.
+	Keyword string `json:"keyword"`
+	// Message says what was expected, for a person.
+	Message string `json:"message"`
+}
+
+// Error formats the failure for a log line or a terminal.
+func (e Error) Error() string {
+	var b strings.Builder
+	if e.Document != "" {
+		b.WriteString(string(e.Document))
+		b.WriteString(" ")
+	}
+	p := e.Pointer
+	if p == "" {
+		p = "(root)"
+	}
+	fmt.Fprintf(&b, "%s: %s [%s, %s]", p, e.Message, e.Keyword, e.Code)
+	return b.String()
+}
+
+// Errors is a list of failures, in the order they were found. A nil or empty Errors means valid.
+type Errors []Error
+
+// Error joins the failures, one per line.
+func (es Errors) Error() string {
+	lines := make([]string, len(es))
+	for i, e := range es {
+		lines[i] = e.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Has reports whether any failure carries code c.
+func (es Errors) Has(c Code) bool {
+	for _, e := range es {
+		if e.Code == c {
+			return true
+		}
+	}
+	return false
+}
+
+// Codes lists the failures' codes in order, with repeats removed.
+func (es Errors) Codes() []Code {
+	var out []Code
+	seen := map[Code]bool{}
+	for _, e := range es {
+		if !seen[e.Code] {
+			seen[e.Code] = true
+			out = append(out, e.Code)
+		}
+	}
+	return out
+}
