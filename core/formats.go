@@ -290,3 +290,6 @@ func checkIPLiteral(h string) error {
 	}
 	return nil
 }
+
+// IsUUID reports whether s is a UUID in RFC 4122 text form, the rule of the schemas' "uuid" format.
+func IsUUID(s string) bool { return checkUUID(s) == nil }

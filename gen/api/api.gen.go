@@ -87,6 +87,30 @@ func (e QueryStateName) Valid() bool {
 	}
 }
 
+// Defines values for GetSchemaParamsSchemaFile.
+const (
+	QueryReceiptSchemaJson  GetSchemaParamsSchemaFile = "query-receipt.schema.json"
+	QueryRequestSchemaJson  GetSchemaParamsSchemaFile = "query-request.schema.json"
+	QueryResponseSchemaJson GetSchemaParamsSchemaFile = "query-response.schema.json"
+	QuerySubjectSchemaJson  GetSchemaParamsSchemaFile = "query-subject.schema.json"
+)
+
+// Valid indicates whether the value is a known member of the GetSchemaParamsSchemaFile enum.
+func (e GetSchemaParamsSchemaFile) Valid() bool {
+	switch e {
+	case QueryReceiptSchemaJson:
+		return true
+	case QueryRequestSchemaJson:
+		return true
+	case QueryResponseSchemaJson:
+		return true
+	case QuerySubjectSchemaJson:
+		return true
+	default:
+		return false
+	}
+}
+
 // Discovery defines model for Discovery.
 type Discovery struct {
 	Bindings []DiscoveryBinding `json:"bindings"`
@@ -201,6 +225,9 @@ type ListQueriesParams struct {
 	// Cursor The `nextCursor` of the previous page.
 	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
+
+// GetSchemaParamsSchemaFile defines parameters for GetSchema.
+type GetSchemaParamsSchemaFile string
 
 // CreateQueryJSONRequestBody defines body for CreateQuery for application/json ContentType.
 type CreateQueryJSONRequestBody = QueryDraft
@@ -358,7 +385,7 @@ type ClientInterface interface {
 	// GetSchema The AQP JSON Schemas, served at the path of their `$id`.
 	//
 	// Corresponds with GET /specification/2026-07-30/schema/{schemaFile} (the `GetSchema` operationId).
-	GetSchema(ctx context.Context, schemaFile interface{}, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetSchema(ctx context.Context, schemaFile GetSchemaParamsSchemaFile, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
 // GetDiscovery Versions, bindings with their endpoints and operations, schema URLs.
@@ -547,7 +574,7 @@ func (c *Client) GetReady(ctx context.Context, reqEditors ...RequestEditorFn) (*
 // GetSchema The AQP JSON Schemas, served at the path of their `$id`.
 //
 // Corresponds with GET /specification/2026-07-30/schema/{schemaFile} (the `GetSchema` operationId).
-func (c *Client) GetSchema(ctx context.Context, schemaFile interface{}, reqEditors ...RequestEditorFn) (*http.Response, error) {
+func (c *Client) GetSchema(ctx context.Context, schemaFile GetSchemaParamsSchemaFile, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetSchemaRequest(c.Server, schemaFile)
 	if err != nil {
 		return nil, err
@@ -887,12 +914,12 @@ func NewGetReadyRequest(server string) (*http.Request, error) {
 }
 
 // NewGetSchemaRequest constructs an http.Request for the GetSchema method
-func NewGetSchemaRequest(server string, schemaFile interface{}) (*http.Request, error) {
+func NewGetSchemaRequest(server string, schemaFile GetSchemaParamsSchemaFile) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
 
-	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "schemaFile", schemaFile, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "", Format: ""})
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "schemaFile", schemaFile, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
 	if err != nil {
 		return nil, err
 	}
@@ -1056,7 +1083,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /specification/2026-07-30/schema/{schemaFile} (the `GetSchema` operationId).
-	GetSchemaWithResponse(ctx context.Context, schemaFile interface{}, reqEditors ...RequestEditorFn) (*GetSchemaResponse, error)
+	GetSchemaWithResponse(ctx context.Context, schemaFile GetSchemaParamsSchemaFile, reqEditors ...RequestEditorFn) (*GetSchemaResponse, error)
 }
 
 type GetDiscoveryResponse struct {
@@ -1774,7 +1801,7 @@ func (c *ClientWithResponses) GetReadyWithResponse(ctx context.Context, reqEdito
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /specification/2026-07-30/schema/{schemaFile} (the `GetSchema` operationId).
-func (c *ClientWithResponses) GetSchemaWithResponse(ctx context.Context, schemaFile interface{}, reqEditors ...RequestEditorFn) (*GetSchemaResponse, error) {
+func (c *ClientWithResponses) GetSchemaWithResponse(ctx context.Context, schemaFile GetSchemaParamsSchemaFile, reqEditors ...RequestEditorFn) (*GetSchemaResponse, error) {
 	rsp, err := c.GetSchema(ctx, schemaFile, reqEditors...)
 	if err != nil {
 		return nil, err
@@ -2223,7 +2250,7 @@ type ServerInterface interface {
 	GetReady(w http.ResponseWriter, r *http.Request)
 	// GetSchema The AQP JSON Schemas, served at the path of their `$id`.
 	// (GET /specification/2026-07-30/schema/{schemaFile})
-	GetSchema(w http.ResponseWriter, r *http.Request, schemaFile interface{})
+	GetSchema(w http.ResponseWriter, r *http.Request, schemaFile GetSchemaParamsSchemaFile)
 }
 
 // ServerInterfaceWrapper converts contexts to parameters.
@@ -2425,9 +2452,9 @@ func (siw *ServerInterfaceWrapper) GetSchema(w http.ResponseWriter, r *http.Requ
 	_ = err
 
 	// ------------- Path parameter "schemaFile" -------------
-	var schemaFile interface{}
+	var schemaFile GetSchemaParamsSchemaFile
 
-	err = runtime.BindStyledParameterWithOptions("simple", "schemaFile", r.PathValue("schemaFile"), &schemaFile, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "", Format: "", ValueIsUnescaped: true})
+	err = runtime.BindStyledParameterWithOptions("simple", "schemaFile", r.PathValue("schemaFile"), &schemaFile, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: true})
 	if err != nil {
 		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "schemaFile", Err: err})
 		return
