@@ -47,6 +47,11 @@ $(INTEROP_DIR): conformance/interop/package.json conformance/interop/package-loc
 	cd .interop && npm ci --no-audit --no-fund --silent
 	touch $(INTEROP_DIR)
 
+## vectors: regenerate conformance/vectors/{standalone,paired} from the tables in conformance/internal/vectorgen
+.PHONY: vectors
+vectors:
+	$(GO) run ./conformance/internal/vectorgen
+
 ## bench: Go benchmarks, each beside its baseline
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./core/... ./bindings/... ./store/...

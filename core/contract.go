@@ -38,7 +38,8 @@ func compileContract(request any) (*contract, *Error) {
 		}
 	}
 	if n, ok := resp["maxLength"].(json.Number); ok {
-		v, _ := n.Int64()
+		// The schema admits any integer-valued number (5.0, 5e0), which Int64 does not parse.
+		v, _ := n.Float64()
 		c.maxLength = int(v)
 	} else if f, ok := resp["maxLength"].(float64); ok {
 		c.maxLength = int(f)

@@ -56,6 +56,18 @@ func Parse(kind Kind, data []byte) *Document {
 	return d
 }
 
+// ParseTrusted decodes a document that was validated when it was written — a collector's stored request — without
+// validating it again: a submission then pays for decoding its query, not for re-checking it. The document is
+// marked valid; its answer contract is compiled on first use. Use Parse for anything that crossed a trust
+// boundary.
+func ParseTrusted(kind Kind, data []byte) (*Document, error) {
+	v, err := decodeJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	return &Document{Kind: kind, Raw: data, Value: v}, nil
+}
+
 // ParseValue validates an already decoded JSON value (numbers as json.Number or float64). It is for callers that
 // hold a value rather than bytes, such as a binding that received the object inside another message.
 func ParseValue(kind Kind, v any) *Document {

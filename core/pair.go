@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"reflect"
 )
 
@@ -201,12 +202,7 @@ func jsonEqual(a, b any) bool {
 	switch x := a.(type) {
 	case json.Number:
 		y, ok := b.(json.Number)
-		if !ok {
-			return false
-		}
-		fx, ex := x.Float64()
-		fy, ey := y.Float64()
-		return ex == nil && ey == nil && fx == fy
+		return ok && numbersEqual(x, y)
 	case map[string]any:
 		y, ok := b.(map[string]any)
 		if !ok || len(x) != len(y) {
@@ -232,6 +228,18 @@ func jsonEqual(a, b any) bool {
 		return true
 	}
 	return reflect.DeepEqual(a, b)
+}
+
+// numbersEqual compares two JSON numbers by value. big.Float with 256 bits of mantissa compares 1.0 and 1, 0.1 and
+// 0.10, and numbers beyond float64's range (1e400) without the cost an exact rational would have for a huge
+// exponent.
+func numbersEqual(x, y json.Number) bool {
+	if x == y {
+		return true
+	}
+	fx, _, errX := big.ParseFloat(string(x), 10, 256, big.ToNearestEven)
+	fy, _, errY := big.ParseFloat(string(y), 10, 256, big.ToNearestEven)
+	return errX == nil && errY == nil && fx.Cmp(fy) == 0
 }
 
 // rawMember returns one top-level member's JSON text as received (re-encoded when the document has no bytes).

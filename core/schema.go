@@ -72,7 +72,11 @@ func compiledSchemas() *schemaSet {
 				panic(fmt.Sprintf("core: spec/%s: %v", name, err))
 			}
 			set.docs[name] = doc
-			if err := c.AddResource(spec.SchemaBase+name, doc); err != nil {
+			compiled, err := jsonschema.UnmarshalJSON(bytes.NewReader(spec.File(name)))
+			if err != nil {
+				panic(fmt.Sprintf("core: spec/%s: %v", name, err))
+			}
+			if err := c.AddResource(spec.SchemaBase+name, splitShortCircuits(compiled)); err != nil {
 				panic(fmt.Sprintf("core: spec/%s: %v", name, err))
 			}
 		}
@@ -82,4 +86,64 @@ func compiledSchemas() *schemaSet {
 		schemas = set
 	})
 	return schemas
+}
+
+// shortCircuits are the keywords on whose failure the validation library reports that failure alone and skips the
+// rest of the schema object. JSON Schema 2020-12 evaluates every keyword: a request that is not an object fails
+// type and also, through the consent if-clauses that hold vacuously for it, not; a maxLength of 0.5 fails type
+// and minimum.
+var shortCircuits = []string{"type", "const", "enum", "format"}
+
+// annotations are keywords that assert nothing.
+var annotations = map[string]bool{"$schema": true, "$id": true, "$comment": true, "title": true, "description": true,
+	"default": true, "examples": true, "deprecated": true, "readOnly": true, "writeOnly": true}
+
+// splitShortCircuits rewrites a schema so that the library evaluates every keyword: in each schema object where a
+// short-circuiting keyword shares the object with another assertion, it moves each short-circuiting keyword into an
+// allOf entry of its own (appended, so existing allOf entries keep their locations). The schema accepts exactly
+// what it did, every other keyword keeps its location (the messages look them up in the original documents), and
+// every failure is reported.
+func splitShortCircuits(v any) any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return v
+	}
+	for _, k := range []string{"not", "if", "then", "else", "items", "contains", "additionalProperties", "propertyNames",
+		"unevaluatedItems", "unevaluatedProperties"} {
+		if sub, ok := m[k]; ok {
+			m[k] = splitShortCircuits(sub)
+		}
+	}
+	for _, k := range []string{"allOf", "anyOf", "oneOf", "prefixItems"} {
+		if subs, ok := m[k].([]any); ok {
+			for i := range subs {
+				subs[i] = splitShortCircuits(subs[i])
+			}
+		}
+	}
+	for _, k := range []string{"properties", "patternProperties", "$defs", "dependentSchemas"} {
+		if subs, ok := m[k].(map[string]any); ok {
+			for name := range subs {
+				subs[name] = splitShortCircuits(subs[name])
+			}
+		}
+	}
+	assertions := 0
+	for k := range m {
+		if !annotations[k] {
+			assertions++
+		}
+	}
+	var moved []any
+	for _, k := range shortCircuits {
+		if x, ok := m[k]; ok && assertions > 1 {
+			moved = append(moved, map[string]any{k: x})
+			delete(m, k)
+		}
+	}
+	if len(moved) > 0 {
+		all, _ := m["allOf"].([]any)
+		m["allOf"] = append(append([]any{}, all...), moved...)
+	}
+	return m
 }

@@ -1,0 +1,38 @@
+package corpus
+
+import "strings"
+
+func jsonVectors() []sv {
+	const why = "Whether the text is one JSON value is decided before any schema is applied; a JSON Schema validator is handed a parsed value and never sees the text."
+	compactRequest := compact(request())
+	return []sv{
+		textDoc("request", "json/not-json-is-rejected", "Text that is not JSON at all is reported with keyword json at the root pointer.",
+			"consentMode: not_required", false, E("", "json")).beyondSchema(why),
+		textDoc("request", "json/empty-text-is-rejected", "Empty input is not a JSON value.",
+			"", false, E("", "json")).beyondSchema(why),
+		textDoc("request", "json/truncated-object-is-rejected", "A document cut off mid-object is not well-formed.",
+			compactRequest[:len(compactRequest)/2], false, E("", "json")).beyondSchema(why),
+		textDoc("request", "json/trailing-value-is-rejected", "A valid request followed by a second value is not one JSON value: trailing data must not be ignored.",
+			compactRequest+" {}", false, E("", "json")).beyondSchema(why),
+		textDoc("response", "json/trailing-garbage-is-rejected", "A valid response followed by a stray } is not one JSON value.",
+			compact(response())+"}", false, E("", "json")).beyondSchema(why),
+		textDoc("receipt", "json/two-concatenated-documents-are-rejected", "Two receipts back to back (a streaming mistake) are not one document.",
+			compact(receipt())+compact(receipt()), false, E("", "json")).beyondSchema(why),
+		textDoc("request", "json/trailing-comma-is-rejected", "JSON has no trailing commas.",
+			strings.TrimSuffix(compactRequest, "}")+",}", false, E("", "json")).beyondSchema(why),
+		textDoc("request", "json/single-quotes-are-rejected", "JSON strings use double quotes.",
+			strings.ReplaceAll(compactRequest, `"`, `'`), false, E("", "json")).beyondSchema(why),
+		textDoc("request", "json/surrounding-whitespace-is-valid", "Whitespace before and after the value is part of JSON text (RFC 8259 §2); only other trailing data is an error.",
+			"\n  "+compactRequest+"\n\n", true),
+		bad("request", "json/array-root-is-rejected",
+			"A JSON array is well-formed JSON but not an object: type fails at the root. JSON Schema evaluates every keyword, and for a non-object the consent if-clauses hold vacuously (properties ignores it), so the not-required branch is evaluated too and fails (required holds vacuously): a conformant validator also reports not at the root.",
+			arr(request()), E("", "type"), E("", "not")),
+		bad("request", "json/null-request-root-is-rejected",
+			"null is not a request object: type and, as for any non-object request, the vacuous consent branch's not.",
+			nil, E("", "type"), E("", "not")),
+		bad("response", "json/null-root-is-rejected", "null is well-formed JSON but not a response object.",
+			nil, E("", "type")),
+		bad("receipt", "json/string-root-is-rejected", "A JSON string holding a receipt is not a receipt: the document is not decoded twice.",
+			compact(receipt()), E("", "type")),
+	}
+}
