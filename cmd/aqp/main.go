@@ -13,6 +13,9 @@ const usage = `aqp: the Agent Query Protocol (2026-07-30) reference implementati
 Usage:
   aqp validate [--kind request|response|receipt] [--json] FILE...
   aqp validate --pair [--json] REQUEST RESPONSE [RECEIPT [DUPLICATE_RECEIPT]]
+  aqp serve [--addr 127.0.0.1:8080] [--data-dir ./aqp-data] [--store PATH|postgres://...] [--public-url URL]
+            [--continuations FILE]
+  aqp query create [--server URL] (--draft FILE | --prompt ... --subject-kind ... --subject-id ...) [flags]
 
 Run "aqp COMMAND --help" for a command's flags.
 `
@@ -37,6 +40,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "validate":
 		return runValidate(args[1:], stdin, stdout, stderr)
+	case "serve":
+		return runServe(args[1:], stdout, stderr)
+	case "query":
+		return runQuery(args[1:], stdin, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

@@ -1,0 +1,129 @@
+package https
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/agentqueryprotocol/aqp-go/core"
+	"github.com/agentqueryprotocol/aqp-go/core/collector"
+	"github.com/agentqueryprotocol/aqp-go/gen/api"
+	openapi_types "github.com/oapi-codegen/runtime/types"
+)
+
+// CreateQuery is POST /admin/v1/queries: issue a draft, answer 201 with the QueryRequest (the only response that
+// ever shows the query's capability).
+func (s *Server) CreateQuery(w http.ResponseWriter, r *http.Request) {
+	if !s.authorizedAdmin(w, r) {
+		return
+	}
+	body, status := readJSONBody(w, r)
+	if status != 0 {
+		return
+	}
+	req, err := s.c.Issue(r.Context(), body)
+	var ie *collector.IssueError
+	switch {
+	case errors.As(err, &ie):
+		writeProblem(w, http.StatusBadRequest, "Invalid query draft", "the draft breaks these rules", ie.Errors)
+		return
+	case err != nil:
+		s.log.Error("https: issuing a query", "err", err)
+		writeProblem(w, http.StatusServiceUnavailable, "Store unavailable", "the query could not be stored; try again", nil)
+		return
+	}
+	var id struct {
+		QueryID string `json:"queryId"`
+	}
+	_ = json.Unmarshal(req, &id)
+	w.Header().Set("Location", "/admin/v1/queries/"+id.QueryID)
+	writeJSON(w, http.StatusCreated, req)
+}
+
+// queryState is GET /admin/v1/queries/{queryId}'s body. It is api.QueryState's wire form with the documents kept
+// as the JSON the collector stored (compacted), so that a response is shown with its dates and numbers exactly as
+// accepted: the generated types would re-encode them (D19).
+type queryState struct {
+	QueryID   string          `json:"queryId"`
+	State     string          `json:"state"`
+	CreatedAt string          `json:"createdAt"`
+	Request   json.RawMessage `json:"request"`
+	Response  json.RawMessage `json:"response,omitempty"`
+	Receipt   json.RawMessage `json:"receipt,omitempty"`
+}
+
+func toState(q collector.QueryState) queryState {
+	out := queryState{QueryID: q.Query.QueryID, State: string(q.State), CreatedAt: collector.FormatTime(q.Query.CreatedAt), Request: q.Query.Request}
+	if a := q.Acceptance; a != nil {
+		out.Response, out.Receipt = a.Response, a.Receipt
+	}
+	return out
+}
+
+// GetQuery is GET /admin/v1/queries/{queryId}.
+func (s *Server) GetQuery(w http.ResponseWriter, r *http.Request, queryID openapi_types.UUID) {
+	if !s.authorizedAdmin(w, r) {
+		return
+	}
+	q, err := s.c.Lookup(r.Context(), queryID.String())
+	switch {
+	case errors.Is(err, collector.ErrNotFound):
+		writeProblem(w, http.StatusNotFound, "Unknown query", "no query "+queryID.String(), nil)
+		return
+	case err != nil:
+		s.log.Error("https: loading a query", "err", err)
+		writeProblem(w, http.StatusServiceUnavailable, "Store unavailable", "try again", nil)
+		return
+	}
+	b, _ := json.Marshal(toState(q))
+	writeJSON(w, http.StatusOK, b)
+}
+
+// ListQueries is GET /admin/v1/queries?state=&limit=&cursor=.
+func (s *Server) ListQueries(w http.ResponseWriter, r *http.Request, params api.ListQueriesParams) {
+	if !s.authorizedAdmin(w, r) {
+		return
+	}
+	var state collector.State
+	if params.State != nil {
+		state = collector.State(*params.State)
+		switch state {
+		case collector.StateOpen, collector.StateAnswered, collector.StateExpired:
+		default:
+			writeProblem(w, http.StatusBadRequest, "Bad state", "state must be open, answered or expired", nil)
+			return
+		}
+	}
+	limit := 50
+	if params.Limit != nil {
+		limit = *params.Limit
+		if limit < 1 || limit > 500 {
+			writeProblem(w, http.StatusBadRequest, "Bad limit", "limit must be 1-500", nil)
+			return
+		}
+	}
+	after := ""
+	if params.Cursor != nil {
+		after = strings.TrimSpace(*params.Cursor)
+		if !core.IsUUID(after) {
+			writeProblem(w, http.StatusBadRequest, "Bad cursor", "cursor must be the nextCursor of a previous page", nil)
+			return
+		}
+	}
+	rows, next, err := s.c.List(r.Context(), state, after, limit)
+	if err != nil {
+		s.log.Error("https: listing queries", "err", err)
+		writeProblem(w, http.StatusServiceUnavailable, "Store unavailable", "try again", nil)
+		return
+	}
+	page := struct {
+		Items      []queryState `json:"items"`
+		NextCursor string       `json:"nextCursor,omitempty"`
+	}{Items: make([]queryState, len(rows)), NextCursor: next}
+	for i, q := range rows {
+		page.Items[i] = toState(q)
+	}
+	b, _ := json.Marshal(page)
+	writeJSON(w, http.StatusOK, b)
+}

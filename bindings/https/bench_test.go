@@ -1,0 +1,159 @@
+package https_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/agentqueryprotocol/aqp-go/bindings/https"
+	"github.com/agentqueryprotocol/aqp-go/core/collector"
+	"github.com/agentqueryprotocol/aqp-go/store/memory"
+	"github.com/agentqueryprotocol/aqp-go/store/sqlite"
+)
+
+// BenchmarkSubmission measures one accepted submission — a fresh query each time — through the collector's core
+// and over the HTTPS binding on loopback, with the memory and SQLite stores, beside the baseline: a bare net/http
+// handler on loopback that decodes the same body and writes a fixed receipt. Compare ratios, not absolute times.
+// Parallel sub-benchmarks run GOMAXPROCS goroutines, so SQLite's group commit batches as it does under load.
+func BenchmarkSubmission(b *testing.B) {
+	b.Run("baseline=bare-http", func(b *testing.B) {
+		receipt := []byte(`{"protocolVersion":"2026-07-30","queryId":"0198c7cb-1af1-7e79-bd7f-02f8a89b8857","responseId":"0198c7d0-2180-7729-b005-d33c99fc7452","status":"accepted","retryable":false,"receivedAt":"2026-07-30T17:05:13Z"}`)
+		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			var v map[string]any
+			if err := json.NewDecoder(r.Body).Decode(&v); err != nil {
+				http.Error(w, err.Error(), 400)
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write(receipt)
+		}))
+		defer ts.Close()
+		jobs := make([]job, b.N)
+		for i := range jobs {
+			jobs[i] = job{url: ts.URL, auth: "Bearer x", body: benchResponse(uuid.Must(uuid.NewV7()).String())}
+		}
+		runHTTP(b, ts.Client(), jobs)
+	})
+	stores := []struct {
+		name string
+		open func(b *testing.B) collector.Store
+	}{
+		{"memory", func(b *testing.B) collector.Store { return memory.New() }},
+		{"sqlite", func(b *testing.B) collector.Store {
+			s, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			return s
+		}},
+	}
+	for _, st := range stores {
+		b.Run("core/"+st.name, func(b *testing.B) {
+			store := st.open(b)
+			defer store.Close()
+			c := benchCollector(b, store, "http://collector.bench")
+			jobs := issueN(b, c, b.N)
+			var next atomic.Int64
+			b.ReportAllocs()
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					j := jobs[next.Add(1)-1]
+					if out := c.Submit(context.Background(), collector.Submission{Body: j.body, Authorization: j.auth}); !out.Accepted {
+						b.Errorf("not accepted: %s", out.Receipt)
+					}
+				}
+			})
+		})
+		b.Run("https/"+st.name, func(b *testing.B) {
+			store := st.open(b)
+			defer store.Close()
+			ts := httptest.NewUnstartedServer(nil)
+			url := "http://" + ts.Listener.Addr().String()
+			c := benchCollector(b, store, url)
+			s, err := https.New(https.Config{Collector: c, PublicURL: url, AdminToken: "bench"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			ts.Config.Handler = s.Handler(nil)
+			ts.Start()
+			defer ts.Close()
+			runHTTP(b, ts.Client(), issueN(b, c, b.N))
+		})
+	}
+}
+
+type job struct {
+	url, auth string
+	body      []byte
+}
+
+func benchCollector(b *testing.B, s collector.Store, url string) *collector.Collector {
+	c, err := collector.New(collector.Config{Store: s, PublicURL: url, RateLimit: collector.RateLimit{Disabled: true}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return c
+}
+
+func issueN(b *testing.B, c *collector.Collector, n int) []job {
+	b.Helper()
+	jobs := make([]job, n)
+	for i := range jobs {
+		req, err := c.Issue(context.Background(), []byte(draftBench))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var q struct {
+			QueryID  string
+			Delivery struct{ Endpoint, Authorization string }
+		}
+		_ = json.Unmarshal(req, &q)
+		jobs[i] = job{url: q.Delivery.Endpoint, auth: q.Delivery.Authorization, body: benchResponse(q.QueryID)}
+	}
+	return jobs
+}
+
+func runHTTP(b *testing.B, client *http.Client, jobs []job) {
+	var next atomic.Int64
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			j := jobs[next.Add(1)-1]
+			req, _ := http.NewRequest(http.MethodPost, j.url, bytes.NewReader(j.body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Authorization", j.auth)
+			resp, err := client.Do(req)
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				b.Errorf("status %d", resp.StatusCode)
+			}
+		}
+	})
+}
+
+const draftBench = `{"type":"clarification","subject":{"kind":"tool_call","id":"call_01JQ8QY3EJX9","idScope":"local","protocol":"mcp"},
+"requestedRespondent":"agent","prompt":"Did this tool result fully answer the user's request?","timing":"after_outcome_known",
+"consentMode":"not_required","response":{"format":"choice","choices":["yes","partly","no"]}}`
+
+func benchResponse(queryID string) []byte {
+	return []byte(`{"protocolVersion":"2026-07-30","responseId":"` + uuid.Must(uuid.NewV7()).String() + `","queryId":"` + queryID + `",` +
+		`"subject":{"kind":"tool_call","id":"call_01JQ8QY3EJX9","protocol":"mcp"},"respondent":{"kind":"agent","provenance":"direct"},` +
+		`"answer":"partly","explanation":"The result answered the question after one retry.","confidence":0.92,"createdAt":"` +
+		collector.FormatTime(time.Now()) + `"}`)
+}

@@ -1,0 +1,361 @@
+// Command aqp-load measures a collector under load on loopback and prints a Markdown report: the disk's fsync
+// rate, then the same submission workload against a bare net/http baseline (decode the body, write a fixed
+// receipt), the collector on the in-memory store, and the collector on SQLite with every receipt durable. All
+// figures come from one run on one machine, so compare them as ratios.
+//
+//	go run ./cmd/aqp-load [-clients 32] [-requests 30000]
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/agentqueryprotocol/aqp-go/bindings/https"
+	"github.com/agentqueryprotocol/aqp-go/core/collector"
+	"github.com/agentqueryprotocol/aqp-go/store/memory"
+	"github.com/agentqueryprotocol/aqp-go/store/sqlite"
+)
+
+func main() {
+	clients := flag.Int("clients", 32, "concurrent clients")
+	requests := flag.Int("requests", 30000, "submissions per phase (each to its own query)")
+	fsyncFor := flag.Duration("fsync-for", 2*time.Second, "how long to measure the fsync rate")
+	dir := flag.String("dir", "", "directory for the SQLite database and the fsync probe (default: a temporary one)")
+	flag.Parse()
+	if err := run(*clients, *requests, *fsyncFor, *dir); err != nil {
+		fmt.Fprintln(os.Stderr, "aqp-load:", err)
+		os.Exit(1)
+	}
+}
+
+func run(clients, requests int, fsyncFor time.Duration, dir string) error {
+	ctx := context.Background()
+	if dir == "" {
+		d, err := os.MkdirTemp("", "aqp-load-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(d)
+		dir = d
+	}
+	fmt.Printf("# aqp-load: %d clients, %d submissions per phase, GOMAXPROCS %d, %s\n\n", clients, requests, runtime.GOMAXPROCS(0), time.Now().UTC().Format(time.RFC3339))
+	rate, err := fsyncRate(dir, fsyncFor)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("fsync rate of %s: %.0f fsyncs/s (one 512-byte write + fsync each) — the bound on durable commits without batching\n\n", dir, rate)
+
+	var results []result
+	bare, err := phase(ctx, "bare net/http baseline", clients, requests, bareSetup)
+	if err != nil {
+		return err
+	}
+	results = append(results, bare)
+	mem, err := phase(ctx, "collector, memory store", clients, requests, collectorSetup(func() (collector.Store, func() (int, error), error) {
+		s := memory.New()
+		// The collector closes its handle when the phase ends; count through a new handle on the same data.
+		return s, func() (int, error) { return countAnswered(ctx, s.Reopen()) }, nil
+	}))
+	if err != nil {
+		return err
+	}
+	results = append(results, mem)
+	path := filepath.Join(dir, "load.db")
+	sq, err := phase(ctx, "collector, SQLite store (durable)", clients, requests, collectorSetup(func() (collector.Store, func() (int, error), error) {
+		s, err := sqlite.Open(ctx, path)
+		if err != nil {
+			return nil, nil, err
+		}
+		// Durability check: count the acceptances through a second, freshly opened store on the same file.
+		return s, func() (int, error) {
+			r, err := sqlite.Open(ctx, path)
+			if err != nil {
+				return 0, err
+			}
+			defer r.Close()
+			return countAnswered(ctx, r)
+		}, nil
+	}))
+	if err != nil {
+		return err
+	}
+	results = append(results, sq)
+
+	fmt.Println("| phase | accepted/s | p50 | p99 | max | accepted | other | stored (re-read) | vs baseline |")
+	fmt.Println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+	for _, r := range results {
+		stored := "—"
+		if r.stored >= 0 {
+			stored = fmt.Sprint(r.stored)
+		}
+		fmt.Printf("| %s | %.0f | %s | %s | %s | %d | %d | %s | %.0f%% |\n", r.name, r.throughput(), ms(r.pct(50)), ms(r.pct(99)),
+			ms(r.pct(100)), r.ok, r.other, stored, 100*r.throughput()/bare.throughput())
+	}
+	fmt.Println()
+	fmt.Printf("Targets: SQLite ≥ 3000 accepted/s with p99 ≤ 50 ms: %s (%.0f/s, p99 %s); memory ≥ 40%% of baseline: %s (%.0f%%)\n",
+		verdict(sq.throughput() >= 3000 && sq.pct(99) <= 50*time.Millisecond), sq.throughput(), ms(sq.pct(99)),
+		verdict(mem.throughput() >= 0.4*bare.throughput()), 100*mem.throughput()/bare.throughput())
+	for _, r := range results[1:] {
+		if r.other > 0 || r.stored != r.ok {
+			return fmt.Errorf("%s: %d submissions were not accepted, or %d accepted but %d stored", r.name, r.other, r.ok, r.stored)
+		}
+	}
+	return nil
+}
+
+func verdict(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "NOT met"
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }
+
+// fsyncRate measures how many write+fsync rounds the disk under dir completes per second.
+func fsyncRate(dir string, d time.Duration) (float64, error) {
+	f, err := os.CreateTemp(dir, "fsync-probe-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	buf := make([]byte, 512)
+	n := 0
+	start := time.Now()
+	for time.Since(start) < d {
+		if _, err := f.WriteAt(buf, int64(n%64)*512); err != nil {
+			return 0, err
+		}
+		if err := f.Sync(); err != nil {
+			return 0, err
+		}
+		n++
+	}
+	return float64(n) / time.Since(start).Seconds(), nil
+}
+
+// job is one submission: where, with which capability, what body.
+type job struct {
+	url, auth string
+	body      []byte
+}
+
+// setup starts a server for a phase and returns its jobs, a cleanup, and a function counting what was stored
+// (nil when nothing is).
+type setup func(ctx context.Context, n int) (jobs []job, stored func() (int, error), stop func(), err error)
+
+type result struct {
+	name      string
+	elapsed   time.Duration
+	latencies []time.Duration
+	ok, other int
+	stored    int
+}
+
+func (r result) throughput() float64 { return float64(r.ok) / r.elapsed.Seconds() }
+
+func (r result) pct(p float64) time.Duration {
+	if len(r.latencies) == 0 {
+		return 0
+	}
+	i := int(float64(len(r.latencies)-1) * p / 100)
+	return r.latencies[i]
+}
+
+// phase runs n submissions with the given number of concurrent clients.
+func phase(ctx context.Context, name string, clients, n int, s setup) (result, error) {
+	jobs, stored, stop, err := s(ctx, n)
+	if err != nil {
+		return result{}, fmt.Errorf("%s: %w", name, err)
+	}
+	var once sync.Once
+	stopOnce := func() { once.Do(stop) }
+	defer stopOnce()
+	client := &http.Client{Transport: &http.Transport{MaxIdleConns: clients * 2, MaxIdleConnsPerHost: clients * 2, DisableCompression: true}}
+	var next atomic.Int64
+	lat := make([]time.Duration, n)
+	var ok, other atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				j := jobs[i]
+				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, j.url, strings.NewReader(string(j.body)))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Authorization", j.auth)
+				t0 := time.Now()
+				resp, err := client.Do(req)
+				if err != nil {
+					other.Add(1)
+					continue
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				lat[i] = time.Since(t0)
+				if resp.StatusCode == http.StatusOK {
+					ok.Add(1)
+				} else {
+					other.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	r := result{name: name, elapsed: time.Since(start), latencies: lat, ok: int(ok.Load()), other: int(other.Load()), stored: -1}
+	slices.Sort(r.latencies)
+	if stored != nil {
+		stopOnce()
+		if r.stored, err = stored(); err != nil {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+// listen starts an HTTP server on a loopback port.
+func listen(h http.Handler) (string, func(), error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	srv := &http.Server{Handler: h}
+	go func() { _ = srv.Serve(ln) }()
+	return "http://" + ln.Addr().String(), func() { _ = srv.Close() }, nil
+}
+
+const draft = `{"type":"clarification","subject":{"kind":"tool_call","id":"call_01JQ8QY3EJX9","idScope":"local","protocol":"mcp"},
+"requestedRespondent":"agent","prompt":"Did this tool result fully answer the user's request?","timing":"after_outcome_known",
+"consentMode":"not_required","response":{"format":"choice","choices":["yes","partly","no"]}}`
+
+func responseBody(queryID string) []byte {
+	return []byte(`{"protocolVersion":"2026-07-30","responseId":"` + uuid.Must(uuid.NewV7()).String() + `","queryId":"` + queryID + `",` +
+		`"subject":{"kind":"tool_call","id":"call_01JQ8QY3EJX9","protocol":"mcp"},"respondent":{"kind":"agent","provenance":"direct"},` +
+		`"answer":"partly","explanation":"The result answered the question after one retry.","confidence":0.92,"createdAt":"` +
+		collector.FormatTime(time.Now()) + `"}`)
+}
+
+// fixedReceipt is what the bare baseline answers.
+var fixedReceipt = []byte(`{"protocolVersion":"2026-07-30","queryId":"0198c7cb-1af1-7e79-bd7f-02f8a89b8857","responseId":"0198c7d0-2180-7729-b005-d33c99fc7452","status":"accepted","retryable":false,"receivedAt":"2026-07-30T17:05:13Z"}`)
+
+// bareSetup is the baseline: a net/http handler that reads and decodes the same body and writes a fixed receipt.
+func bareSetup(ctx context.Context, n int) ([]job, func() (int, error), func(), error) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var v map[string]any
+		if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&v); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(fixedReceipt)
+	})
+	url, stop, err := listen(h)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	jobs := make([]job, n)
+	for i := range jobs {
+		jobs[i] = job{url: url + "/aqp/v1/responses", auth: "Bearer x", body: responseBody(uuid.Must(uuid.NewV7()).String())}
+	}
+	return jobs, nil, stop, nil
+}
+
+// collectorSetup serves a collector on the store open returns, and issues n queries up front (not timed).
+func collectorSetup(open func() (collector.Store, func() (int, error), error)) setup {
+	return func(ctx context.Context, n int) ([]job, func() (int, error), func(), error) {
+		store, stored, err := open()
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		url := "http://" + ln.Addr().String()
+		c, err := collector.New(collector.Config{Store: store, PublicURL: url, RateLimit: collector.RateLimit{Disabled: true}})
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		srv, err := https.New(https.Config{Collector: c, PublicURL: url, AdminToken: "load"})
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		hs := &http.Server{Handler: srv.Handler(nil)}
+		go func() { _ = hs.Serve(ln) }()
+		stop := func() { _ = hs.Close(); _ = store.Close() }
+		jobs := make([]job, n)
+		var wg sync.WaitGroup
+		var firstErr error
+		var mu sync.Mutex
+		var next atomic.Int64
+		for range 32 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					i := int(next.Add(1)) - 1
+					if i >= n {
+						return
+					}
+					req, err := c.Issue(ctx, []byte(draft))
+					if err != nil {
+						mu.Lock()
+						firstErr = err
+						mu.Unlock()
+						return
+					}
+					var q struct {
+						QueryID  string
+						Delivery struct{ Endpoint, Authorization string }
+					}
+					_ = json.Unmarshal(req, &q)
+					jobs[i] = job{url: q.Delivery.Endpoint, auth: q.Delivery.Authorization, body: responseBody(q.QueryID)}
+				}
+			}()
+		}
+		wg.Wait()
+		if firstErr != nil {
+			stop()
+			return nil, nil, nil, firstErr
+		}
+		return jobs, stored, stop, nil
+	}
+}
+
+// countAnswered counts the queries with an accepted response, paging through the store.
+func countAnswered(ctx context.Context, s collector.Store) (int, error) {
+	n, after := 0, ""
+	for {
+		rows, err := s.ListQueries(ctx, collector.ListFilter{State: collector.StateAnswered, Now: time.Now(), After: after, Limit: 500})
+		if err != nil {
+			return 0, err
+		}
+		n += len(rows)
+		if len(rows) < 500 {
+			return n, nil
+		}
+		after = rows[len(rows)-1].Query.QueryID
+	}
+}

@@ -1,0 +1,298 @@
+// Package harness runs collector scenario vectors against a Target — the collector's core called directly, or a
+// collector behind a binding — and checks every receipt. Each binding's suite adds one Target; the scenarios, the
+// checks and the deterministic collector set-up are shared, so "core and HTTPS agree" means byte-identical
+// receipts for the same scenario.
+package harness
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentqueryprotocol/aqp-go/conformance"
+	"github.com/agentqueryprotocol/aqp-go/core"
+	"github.com/agentqueryprotocol/aqp-go/core/collector"
+	"github.com/agentqueryprotocol/aqp-go/store/memory"
+)
+
+// Target is a collector reachable some way: it issues drafts and takes submissions.
+type Target interface {
+	// Issue issues a draft and returns the QueryRequest JSON, capability included.
+	Issue(ctx context.Context, draft []byte) ([]byte, error)
+	// Submit submits a response body with an Authorization header value ("" for none).
+	Submit(ctx context.Context, body []byte, authorization string) (Result, error)
+	// Close releases the target.
+	Close()
+}
+
+// Result is what a submission got.
+type Result struct {
+	// Receipt is the receipt JSON; nil when Problem.
+	Receipt []byte
+	// Problem: the target answered that no receipt can be formed.
+	Problem bool
+	// HTTPStatus and Header are the HTTP reply's, for HTTP-based targets; 0 and nil otherwise.
+	HTTPStatus int
+	Header     http.Header
+}
+
+// Env is a deterministic collector set-up for one scenario: its clock, ids, randomness, rules and a store that can
+// be made to fail. A Factory wraps the collector built from Config in its binding.
+type Env struct {
+	Config collector.Config
+	Store  *FailingStore
+	Clock  *Clock
+}
+
+// Factory builds a Target for one scenario from its Env.
+type Factory func(env *Env) (Target, error)
+
+// NewEnv prepares the collector configuration a scenario asks for.
+func NewEnv(sc conformance.Scenario) (*Env, error) {
+	start, err := core.ParseDateTime(sc.Start)
+	if err != nil {
+		return nil, fmt.Errorf("start: %w", err)
+	}
+	clock := &Clock{t: start}
+	ids := append([]string(nil), sc.QueryIDs...)
+	var mu sync.Mutex
+	seed := sha256.Sum256([]byte(sc.Name))
+	env := &Env{Clock: clock, Store: &FailingStore{Store: memory.New()}}
+	env.Config = collector.Config{
+		Store:     env.Store,
+		PublicURL: "http://collector.test",
+		Clock:     clock.Now,
+		NewID: func() (string, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			if len(ids) == 0 {
+				return "", fmt.Errorf("scenario %s: the collector asked for more queryIds than queryIds lists", sc.Name)
+			}
+			id := ids[0]
+			ids = ids[1:]
+			return id, nil
+		},
+		Random:    rand.NewChaCha8(seed),
+		RateLimit: collector.RateLimit{Disabled: true},
+	}
+	if sc.RateLimit != nil {
+		env.Config.RateLimit = collector.RateLimit{PerSecond: sc.RateLimit.PerSecond, Burst: sc.RateLimit.Burst}
+	}
+	if len(sc.Rules) > 0 {
+		r, err := collector.ParseRules(sc.Rules)
+		if err != nil {
+			return nil, err
+		}
+		env.Config.Rules = r
+	}
+	return env, nil
+}
+
+// Transcript is what a scenario run produced: every submission's receipt (nil for a problem), in step order.
+type Transcript struct {
+	Receipts [][]byte
+}
+
+// Run plays a scenario against the Target the factory builds and checks every expectation. The error names the
+// step and says what differed.
+func Run(ctx context.Context, sc conformance.Scenario, factory Factory) (*Transcript, error) {
+	env, err := NewEnv(sc)
+	if err != nil {
+		return nil, err
+	}
+	target, err := factory(env)
+	if err != nil {
+		return nil, err
+	}
+	defer target.Close()
+	r := &run{sc: sc, env: env, target: target, auth: map[string]string{}, requests: map[string]*core.Document{},
+		receipts: map[string][]byte{}, queryOf: map[string]string{}}
+	tr := &Transcript{}
+	for i, st := range sc.Steps {
+		rec, err := r.step(ctx, st)
+		if err != nil {
+			return tr, fmt.Errorf("step %d (%s %s): %w", i, st.Do, st.As, err)
+		}
+		if st.Do == "submit" {
+			tr.Receipts = append(tr.Receipts, rec)
+		}
+	}
+	return tr, nil
+}
+
+type run struct {
+	sc       conformance.Scenario
+	env      *Env
+	target   Target
+	auth     map[string]string         // query alias -> Authorization header value
+	requests map[string]*core.Document // queryId -> issued request
+	receipts map[string][]byte         // submit alias -> receipt
+	queryOf  map[string]string         // query alias -> queryId
+}
+
+func (r *run) step(ctx context.Context, st conformance.Step) ([]byte, error) {
+	switch st.Do {
+	case "issue":
+		req, err := r.target.Issue(ctx, st.Draft)
+		if err != nil {
+			return nil, err
+		}
+		return nil, r.remember(st.As, req)
+	case "advance":
+		r.env.Clock.Advance(time.Duration(st.Seconds * float64(time.Second)))
+		return nil, nil
+	case "storeFails":
+		r.env.Store.Fail(true)
+		return nil, nil
+	case "submit":
+		return r.submit(ctx, st)
+	}
+	return nil, fmt.Errorf("unknown step %q", st.Do)
+}
+
+// remember records an issued request (or continuation) under its alias.
+func (r *run) remember(alias string, req []byte) error {
+	doc := core.Parse(core.KindRequest, req)
+	if !doc.Valid() {
+		return fmt.Errorf("the issued request is invalid: %v\n%s", doc.Errors, req)
+	}
+	obj := doc.Object()
+	id, _ := obj["queryId"].(string)
+	del, _ := obj["delivery"].(map[string]any)
+	auth, _ := del["authorization"].(string)
+	if !strings.HasPrefix(auth, "Bearer ") {
+		return fmt.Errorf("the issued request's delivery.authorization is %q, want Bearer <capability>", auth)
+	}
+	r.auth[alias], r.queryOf[alias], r.requests[id] = auth, id, doc
+	return nil
+}
+
+func (r *run) submit(ctx context.Context, st conformance.Step) ([]byte, error) {
+	body := []byte(st.Response)
+	if st.ResponseText != nil {
+		body = []byte(*st.ResponseText)
+	}
+	auth := st.Authorization
+	if st.Capability != "" {
+		auth = r.auth[st.Capability]
+	}
+	res, err := r.target.Submit(ctx, body, auth)
+	if err != nil {
+		return nil, err
+	}
+	e := st.Expect
+	if res.HTTPStatus != 0 && res.HTTPStatus != e.HTTP {
+		return nil, fmt.Errorf("HTTP status %d, want %d; body %s", res.HTTPStatus, e.HTTP, res.Receipt)
+	}
+	if e.Problem {
+		if !res.Problem {
+			return nil, fmt.Errorf("want no receipt (a problem), got %s", res.Receipt)
+		}
+		return nil, nil
+	}
+	if res.Problem {
+		return nil, fmt.Errorf("want a receipt, got a problem")
+	}
+	rec := core.Parse(core.KindReceipt, res.Receipt)
+	if !rec.Valid() {
+		return nil, fmt.Errorf("the receipt is invalid: %v\n%s", rec.Errors, res.Receipt)
+	}
+	m := rec.Object()
+	status, _ := m["status"].(string)
+	retryable, _ := m["retryable"].(bool)
+	errObj, _ := m["error"].(map[string]any)
+	code, _ := errObj["code"].(string)
+	if status != e.Status || code != e.Code || retryable != e.Retryable {
+		return nil, fmt.Errorf("got status %q code %q retryable %v, want %q %q %v: %s", status, code, retryable, e.Status, e.Code, e.Retryable, res.Receipt)
+	}
+	if e.Pointer != nil {
+		if p, _ := errObj["pointer"].(string); p != *e.Pointer {
+			return nil, fmt.Errorf("error.pointer %q, want %q", p, *e.Pointer)
+		}
+	}
+	if err := checkHeaders(res, m); err != nil {
+		return nil, err
+	}
+	if e.SameReceiptAs != "" && string(r.receipts[e.SameReceiptAs]) != string(res.Receipt) {
+		return nil, fmt.Errorf("the receipt differs from %s's:\n got %s\nwant %s", e.SameReceiptAs, res.Receipt, r.receipts[e.SameReceiptAs])
+	}
+	// The receipt must pair with the response it answers, and an accepted one with the request too.
+	resp := core.Parse(core.KindResponse, body)
+	pair := core.Pair{Response: resp, Receipt: rec}
+	if status == "accepted" {
+		id, _ := m["queryId"].(string)
+		pair.Request = r.requests[id]
+	}
+	if errs := core.CheckPair(pair); len(errs) > 0 {
+		return nil, fmt.Errorf("the receipt does not pair with the submission: %v", errs)
+	}
+	cont, hasCont := m["continuation"]
+	switch {
+	case e.ContinuationAs != "" && !hasCont:
+		return nil, fmt.Errorf("want a continuation, the receipt has none: %s", res.Receipt)
+	case e.ContinuationAs != "":
+		b, _ := json.Marshal(cont)
+		if err := r.remember(e.ContinuationAs, b); err != nil {
+			return nil, fmt.Errorf("continuation: %w", err)
+		}
+	case hasCont && e.SameReceiptAs == "":
+		return nil, fmt.Errorf("the receipt carries an unexpected continuation: %s", res.Receipt)
+	}
+	if st.As != "" {
+		r.receipts[st.As] = res.Receipt
+	}
+	return res.Receipt, nil
+}
+
+// checkHeaders checks the HTTP headers §6 pins: WWW-Authenticate on 401, Retry-After equal to retryAfter on 429
+// and 503.
+func checkHeaders(res Result, receipt map[string]any) error {
+	if res.Header == nil {
+		return nil
+	}
+	switch res.HTTPStatus {
+	case http.StatusUnauthorized:
+		if !strings.HasPrefix(res.Header.Get("WWW-Authenticate"), "Bearer") {
+			return fmt.Errorf("401 without WWW-Authenticate: Bearer")
+		}
+	case http.StatusTooManyRequests, http.StatusServiceUnavailable:
+		ra, _ := receipt["retryAfter"].(json.Number)
+		if got := res.Header.Get("Retry-After"); got == "" || got != ra.String() {
+			return fmt.Errorf("Retry-After %q, want the receipt's retryAfter %s", got, ra)
+		}
+	}
+	if res.Receipt != nil && res.Header.Get("Content-Type") != "application/json" && !res.Problem {
+		return fmt.Errorf("receipt Content-Type %q, want application/json", res.Header.Get("Content-Type"))
+	}
+	return nil
+}
+
+// Clock is a settable clock for a scenario.
+type Clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+// Now returns the scenario's time.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+// Advance moves the clock forward.
+func (c *Clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// Itoa is strconv.Itoa, for targets building URLs.
+var Itoa = strconv.Itoa

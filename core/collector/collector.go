@@ -1,0 +1,212 @@
+// Package collector is the binding-agnostic half of AQP that receives answers: it issues queries from drafts with
+// scoped capabilities, checks each submitted response in the pinned order (§5 of the design), accepts at most one
+// response per query, and returns receipts — byte-identical for duplicates, durable before they are returned.
+// It knows nothing of HTTP, MCP or A2A; a binding hands it the submitted bytes and the Authorization header
+// and maps its Outcome onto the wire.
+package collector
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/agentqueryprotocol/aqp-go/core"
+)
+
+// Config is what a Collector is built from. Store and PublicURL are required; the rest have defaults.
+type Config struct {
+	// Store keeps queries and acceptances.
+	Store Store
+	// PublicURL is the base URL respondents reach this collector at; delivery.endpoint is built from it.
+	PublicURL string
+	// Rules are the continuation rules; nil issues no follow-ups.
+	Rules *Rules
+	// Clock returns the current time; default time.Now. Times are truncated to milliseconds.
+	Clock func() time.Time
+	// NewID returns a fresh queryId; default a UUIDv7.
+	NewID func() (string, error)
+	// Random is the source of capabilities; default crypto/rand.
+	Random io.Reader
+	// RateLimit bounds submissions per query; the zero value uses DefaultRateLimit.
+	RateLimit RateLimit
+	// UnavailableRetryAfter is the retryAfter of an `unavailable` receipt; default 1 second.
+	UnavailableRetryAfter time.Duration
+	// Logger receives store failures; default slog.Default().
+	Logger *slog.Logger
+}
+
+// Collector issues queries and decides submissions. It is safe for concurrent use, and several Collectors in
+// several processes may share one Store.
+type Collector struct {
+	store     Store
+	publicURL string
+	rules     *Rules
+	clock     func() time.Time
+	newID     func() (string, error)
+	random    io.Reader
+	limiter   *limiter
+	retry     int
+	log       *slog.Logger
+	requests  *requestCache
+
+	keyOnce sync.Once
+	key     []byte
+	keyErr  error
+}
+
+// New builds a Collector.
+func New(cfg Config) (*Collector, error) {
+	if cfg.Store == nil {
+		return nil, errors.New("collector: Config.Store is required")
+	}
+	if cfg.PublicURL == "" {
+		return nil, errors.New("collector: Config.PublicURL is required")
+	}
+	c := &Collector{
+		store:     cfg.Store,
+		publicURL: cfg.PublicURL,
+		rules:     cfg.Rules,
+		clock:     cfg.Clock,
+		newID:     cfg.NewID,
+		random:    cfg.Random,
+		log:       cfg.Logger,
+		requests:  newRequestCache(4096),
+	}
+	if c.clock == nil {
+		c.clock = time.Now
+	}
+	if c.newID == nil {
+		c.newID = func() (string, error) {
+			id, err := uuid.NewV7()
+			return id.String(), err
+		}
+	}
+	if c.random == nil {
+		c.random = rand.Reader
+	}
+	if c.log == nil {
+		c.log = slog.Default()
+	}
+	c.limiter = newLimiter(cfg.RateLimit)
+	c.retry = int(cfg.UnavailableRetryAfter / time.Second)
+	if c.retry < 1 {
+		c.retry = 1
+	}
+	return c, nil
+}
+
+// now is the collector's clock, truncated to milliseconds (every store keeps at least that precision).
+func (c *Collector) now() time.Time {
+	return c.clock().UTC().Truncate(time.Millisecond)
+}
+
+// continuationKey is the collector's secret for deriving continuation capabilities, kept in the store so that
+// every process sharing it derives the same ones.
+func (c *Collector) continuationKey(ctx context.Context) ([]byte, error) {
+	c.keyOnce.Do(func() {
+		c.key, c.keyErr = c.store.Secret(ctx, "continuation-capability-key", func() ([]byte, error) {
+			b := make([]byte, 32)
+			_, err := io.ReadFull(c.random, b)
+			return b, err
+		})
+	})
+	if c.keyErr != nil {
+		// Do not cache a failure: let the next call try again.
+		err := c.keyErr
+		c.keyOnce = sync.Once{}
+		return nil, err
+	}
+	return c.key, nil
+}
+
+// IssueError is a draft the collector cannot issue; Errors say which members break which rules.
+type IssueError struct{ Errors core.Errors }
+
+func (e *IssueError) Error() string { return "invalid query draft:\n" + e.Errors.Error() }
+
+// Issue completes a draft (JSON) into a QueryRequest with a fresh queryId, capability and expiry, stores it, and
+// returns the request JSON including delivery.authorization — the only time the capability is ever shown. A bad
+// draft gives an *IssueError; anything else is a store failure.
+func (c *Collector) Issue(ctx context.Context, draftJSON []byte) ([]byte, error) {
+	v, err := core.DecodeJSON(draftJSON)
+	if err != nil {
+		return nil, &IssueError{Errors: core.Errors{{Code: core.CodeInvalidRequest, Keyword: core.KeywordJSON, Message: err.Error()}}}
+	}
+	draft, ok := v.(map[string]any)
+	if !ok {
+		return nil, &IssueError{Errors: core.Errors{{Code: core.CodeInvalidRequest, Keyword: "type", Message: "a draft must be a JSON object"}}}
+	}
+	id, err := c.newID()
+	if err != nil {
+		return nil, fmt.Errorf("collector: new queryId: %w", err)
+	}
+	capability, err := newCapability(c.random)
+	if err != nil {
+		return nil, err
+	}
+	now := c.now()
+	req, errs := completeDraft(draft, draftDefaults{binding: "https", now: now, queryID: id, endpoint: c.publicURL, capability: capability})
+	if len(errs) > 0 {
+		return nil, &IssueError{Errors: errs}
+	}
+	q := Query{QueryID: id, Request: withoutAuthorization(req), CapabilityHash: hashCapability(capability),
+		CreatedAt: now, ExpiresAt: mustTime(req["expiresAt"])}
+	if err := c.store.CreateQueries(ctx, q); err != nil {
+		return nil, err
+	}
+	return core.CanonicalJSON(req), nil
+}
+
+// QueryState is a query as the admin API shows it.
+type QueryState struct {
+	Query      Query
+	Acceptance *Acceptance
+	State      State
+}
+
+// Lookup returns one query with its state; ErrNotFound when unknown.
+func (c *Collector) Lookup(ctx context.Context, queryID string) (QueryState, error) {
+	q, a, err := c.store.LoadQuery(ctx, queryID)
+	if err != nil {
+		return QueryState{}, err
+	}
+	return QueryState{Query: q, Acceptance: a, State: StateOf(q, a, c.now())}, nil
+}
+
+// List returns a page of queries, newest first, and the cursor of the next page ("" when this is the last).
+func (c *Collector) List(ctx context.Context, state State, after string, limit int) ([]QueryState, string, error) {
+	now := c.now()
+	rows, err := c.store.ListQueries(ctx, ListFilter{State: state, Now: now, After: after, Limit: limit + 1})
+	if err != nil {
+		return nil, "", err
+	}
+	next := ""
+	if len(rows) > limit {
+		rows = rows[:limit]
+		next = rows[limit-1].Query.QueryID
+	}
+	out := make([]QueryState, len(rows))
+	for i, r := range rows {
+		out[i] = QueryState{Query: r.Query, Acceptance: r.Acceptance, State: StateOf(r.Query, r.Acceptance, now)}
+	}
+	return out, next, nil
+}
+
+// Ready reports whether the store is usable.
+func (c *Collector) Ready(ctx context.Context) error { return c.store.Ping(ctx) }
+
+func mustTime(v any) time.Time {
+	s, _ := v.(string)
+	t, err := core.ParseDateTime(s)
+	if err != nil {
+		panic("collector: a request the collector completed has an invalid expiresAt: " + s)
+	}
+	return t.UTC()
+}
