@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"reflect"
+	"strings"
 )
 
 // Pair is any subset of the documents of one exchange: the request, a response to it, the receipt a collector
@@ -29,7 +30,7 @@ func CheckPair(p Pair) Errors {
 	}
 	if resp != nil && rec != nil {
 		out = append(out, queryMismatch(rec, RoleReceipt, resp)...)
-		if s(resp, "responseId") != s(rec, "responseId") {
+		if !sameUUID(s(resp, "responseId"), s(rec, "responseId")) {
 			out = append(out, Error{Code: CodeResponseMismatch, Document: RoleReceipt, Pointer: "/responseId", Keyword: KeywordMember,
 				Message: fmt.Sprintf("receipt responseId %s differs from the response's %s", s(rec, "responseId"), s(resp, "responseId"))})
 		}
@@ -121,7 +122,7 @@ func CheckResponse(request, response *Document) Errors {
 }
 
 func queryMismatch(other map[string]any, role Role, resp map[string]any) Errors {
-	if s(other, "queryId") == s(resp, "queryId") {
+	if sameUUID(s(other, "queryId"), s(resp, "queryId")) {
 		return nil
 	}
 	doc, p := RoleResponse, "/queryId"
@@ -144,11 +145,11 @@ func continuationMismatch(resp, rec map[string]any) Errors {
 		return Errors{fail("/continuation", "a %s receipt must not carry a continuation", s(rec, "status"))}
 	}
 	var out Errors
-	if s(cont, "queryId") == s(resp, "queryId") {
+	if sameUUID(s(cont, "queryId"), s(resp, "queryId")) {
 		out = append(out, fail("/continuation/queryId", "the continuation must be a new query; its queryId is the answered query's %s", s(resp, "queryId")))
 	}
 	sub := o(cont, "subject")
-	if s(sub, "kind") != "response" || s(sub, "id") != s(resp, "responseId") || s(sub, "protocol") != "aqp" {
+	if s(sub, "kind") != "response" || !sameUUID(s(sub, "id"), s(resp, "responseId")) || s(sub, "protocol") != "aqp" {
 		out = append(out, fail("/continuation/subject",
 			"the continuation's subject must be {kind: response, id: %s, protocol: aqp}, got %s", s(resp, "responseId"), display(cont["subject"])))
 	}
@@ -176,6 +177,9 @@ func receiptNotEquivalent(rec, dup map[string]any) Errors {
 	}
 	return out
 }
+
+// sameUUID compares two UUIDs as RFC 4122 does: hex digits are case-insensitive on input (D21).
+func sameUUID(a, b string) bool { return strings.EqualFold(a, b) }
 
 // subjectsMatch applies D3: kind, id and protocol equal; idScope compared only when both carry it.
 func subjectsMatch(a, b map[string]any) bool {

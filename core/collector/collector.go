@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -173,7 +174,7 @@ type QueryState struct {
 
 // Lookup returns one query with its state; ErrNotFound when unknown.
 func (c *Collector) Lookup(ctx context.Context, queryID string) (QueryState, error) {
-	q, a, err := c.store.LoadQuery(ctx, queryID)
+	q, a, err := c.store.LoadQuery(ctx, strings.ToLower(queryID))
 	if err != nil {
 		return QueryState{}, err
 	}

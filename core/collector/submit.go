@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/spec"
@@ -79,8 +80,10 @@ func (c *Collector) Submit(ctx context.Context, s Submission) Outcome {
 		return Outcome{Problem: p}
 	}
 	r := receiptFor{queryID: queryID, responseID: responseID, receivedAt: now}
+	// UUIDs are case-insensitive on input (D21); the collector issues lowercase queryIds.
+	key := strings.ToLower(queryID)
 
-	if !c.limiter.allow(queryID, now) {
+	if !c.limiter.allow(key, now) {
 		return r.retryable(CodeRateLimited, "too many submissions for this query; retry after the given number of seconds", c.limiter.retryAfter())
 	}
 	if v, ok := obj["protocolVersion"].(string); ok && v != spec.ProtocolVersion {
@@ -95,13 +98,14 @@ func (c *Collector) Submit(ctx context.Context, s Submission) Outcome {
 		}
 		return r.reject(CodeInvalidResponse, first.Pointer, fmt.Sprintf("%s: %s [%s]", orRoot(first.Pointer), msg, first.Keyword))
 	}
-	q, acc, err := c.store.LoadQuery(ctx, queryID)
+	q, acc, err := c.store.LoadQuery(ctx, key)
 	switch {
 	case errors.Is(err, ErrNotFound):
 		return r.reject(CodeUnknownQuery, "/queryId", "this collector issued no query "+queryID)
 	case err != nil:
 		return c.unavailable(r, "loading the query", err)
 	}
+	r.queryID = q.QueryID // from here on, receipts and the store name the query by its issued id
 	if !capabilityMatches(bearerToken(s.Authorization), q.CapabilityHash) {
 		msg := "the Authorization header must carry the query's capability: Bearer <delivery.authorization's token>"
 		if s.Authorization != "" {
@@ -129,7 +133,7 @@ func (c *Collector) Submit(ctx context.Context, s Submission) Outcome {
 // answerAccepted answers a submission for a query that already has an accepted response.
 func (c *Collector) answerAccepted(ctx context.Context, r receiptFor, acc *Acceptance, hash []byte) Outcome {
 	switch {
-	case acc.ResponseID != r.responseID:
+	case !strings.EqualFold(acc.ResponseID, r.responseID):
 		return r.reject(CodeAlreadyAnswered, "/responseId",
 			fmt.Sprintf("the query was already answered by response %s; a query accepts one response", acc.ResponseID))
 	case !bytes.Equal(acc.ContentHash, hash):

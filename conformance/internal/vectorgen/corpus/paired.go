@@ -1,5 +1,7 @@
 package corpus
 
+import "strings"
+
 import (
 	"fmt"
 	"unicode/utf8"
@@ -69,6 +71,9 @@ func identifierVectors() []pv {
 		pairOK("paired/valid/request-response-without-receipt",
 			"The request–response checks run without a receipt.",
 			request(), response(), nil, nil),
+		pairOK("paired/valid/uuids-compare-case-insensitively",
+			"RFC 4122 hex digits are case-insensitive on input (D21): a response and a receipt that write the ids in upper case name the same query and response.",
+			request(), with(response(), set("/queryId", strings.ToUpper(queryID))), with(receipt(), set("/responseId", strings.ToUpper(responseID))), nil),
 	}
 }
 
