@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/agentqueryprotocol/aqp-go/core"
@@ -98,8 +99,8 @@ func (s *Server) ListQueries(w http.ResponseWriter, r *http.Request, params api.
 	limit := 50
 	if params.Limit != nil {
 		limit = *params.Limit
-		if limit < 1 || limit > 500 {
-			writeProblem(w, http.StatusBadRequest, "Bad limit", "limit must be 1-500", nil)
+		if limit < 1 || limit > collector.MaxPageSize {
+			writeProblem(w, http.StatusBadRequest, "Bad limit", "limit must be 1-"+strconv.Itoa(collector.MaxPageSize), nil)
 			return
 		}
 	}

@@ -178,6 +178,14 @@ func TestQueryStateAndListing(t *testing.T) {
 	if _, body := do(t, "GET", ts.URL+"/metrics", "", "", nil); !strings.Contains(string(body), `aqp_receipts_total{binding="https",code="",duplicate="false",status="accepted"} 1`) {
 		t.Errorf("metrics do not count the accepted receipt:\n%s", body)
 	}
+	if resp, body := do(t, "GET", ts.URL+"/admin/v1/queries?limit=500", "", "Bearer "+adminToken, nil); resp.StatusCode != 200 {
+		t.Fatalf("the largest page: %d %s", resp.StatusCode, body)
+	}
+	for _, bad := range []string{"limit=0", "limit=501", "state=done", "cursor=nope"} {
+		if resp, body := do(t, "GET", ts.URL+"/admin/v1/queries?"+bad, "", "Bearer "+adminToken, nil); resp.StatusCode != 400 {
+			t.Errorf("%s: %d %s, want 400", bad, resp.StatusCode, body)
+		}
+	}
 	for state, want := range map[string][]string{"answered": {q}, "open": {q2}, "": {q2, q}} {
 		url := ts.URL + "/admin/v1/queries?limit=1"
 		if state != "" {

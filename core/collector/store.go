@@ -16,25 +16,31 @@ type Store interface {
 	// (ErrDuplicateQuery) and nothing is stored.
 	CreateQueries(ctx context.Context, qs ...Query) error
 
-	// LoadQuery returns one query together with its acceptance, if any, in one read: the submission hot path's
-	// only read. It returns ErrNotFound when the query does not exist.
+	// LoadQuery returns one query together with its acceptance (with its Continuation loaded), if any, in one
+	// read: the submission hot path's only read. It returns ErrNotFound when the query does not exist.
 	LoadQuery(ctx context.Context, queryID string) (Query, *Acceptance, error)
 
 	// Accept records a's response and receipt as the query's one accepted answer, and creates the continuation
 	// query a carries (if any), in one transaction that is durable (on disk, or committed on the server) before
 	// Accept returns. When the query already has an accepted response — even one committed by another process an
-	// instant earlier — Accept stores nothing and returns that acceptance with ErrAlreadyAccepted.
+	// instant earlier — Accept stores nothing and returns that acceptance (Continuation loaded) with
+	// ErrAlreadyAccepted; a retried Accept of the same acceptance gets ErrAlreadyAccepted too, never
+	// ErrDuplicateQuery for its continuation. On success it returns the acceptance as stored. It returns
+	// ErrNotFound when the query does not exist. Any other error does not prove that nothing was stored (a
+	// commit can succeed and its reply be lost): callers treat a retry's ErrAlreadyAccepted as the answer.
 	Accept(ctx context.Context, a Acceptance) (*Acceptance, error)
 
-	// ListQueries returns queries newest first (by queryId, which is a UUIDv7), each with its acceptance, at most
-	// f.Limit of them, starting after f.After when it is set. State filtering uses f.Now.
+	// ListQueries returns queries newest first (by queryId, which is a UUIDv7, in byte order), each with its
+	// acceptance, at most f.Limit of them, starting after f.After when it is set. State filtering uses f.Now. A
+	// Limit outside 1–MaxListLimit or an unknown State is an error.
 	ListQueries(ctx context.Context, f ListFilter) ([]QueryWithAcceptance, error)
 
 	// Secret returns the named collector secret, creating it from generate on first use. Concurrent first uses,
-	// in this or another process, all get the one value that was stored.
+	// in this or another process, all get the one value that was stored; a losing generate's value is discarded,
+	// so generate must be cheap and free of side effects.
 	Secret(ctx context.Context, name string, generate func() ([]byte, error)) ([]byte, error)
 
-	// Ping reports whether the store is reachable and usable (for /readyz).
+	// Ping reports whether the store is reachable and usable (for /readyz); it fails once the store is closed.
 	Ping(ctx context.Context) error
 
 	// Close releases the store; pending Accepts finish first.
@@ -79,6 +85,13 @@ type Acceptance struct {
 	// transaction.
 	Continuation *Query
 }
+
+// MaxPageSize is the largest page of queries the admin API lists.
+const MaxPageSize = 500
+
+// MaxListLimit is the largest ListFilter.Limit a Store accepts: a page and one more, which tells the collector
+// whether another page follows.
+const MaxListLimit = MaxPageSize + 1
 
 // QueryWithAcceptance is one row of a listing.
 type QueryWithAcceptance struct {

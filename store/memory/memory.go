@@ -150,8 +150,8 @@ func (s *Store) ListQueries(ctx context.Context, f collector.ListFilter) ([]coll
 	if err := s.check(ctx); err != nil {
 		return nil, err
 	}
-	if f.Limit < 1 || f.Limit > 500 {
-		return nil, fmt.Errorf("memory store: list limit %d outside 1–500", f.Limit)
+	if f.Limit < 1 || f.Limit > collector.MaxListLimit {
+		return nil, fmt.Errorf("memory store: list limit %d outside 1–%d", f.Limit, collector.MaxListLimit)
 	}
 	switch f.State {
 	case "", collector.StateOpen, collector.StateAnswered, collector.StateExpired:

@@ -134,8 +134,8 @@ func (s *Store) ListQueries(ctx context.Context, f collector.ListFilter) ([]coll
 	if s.isClosed() {
 		return nil, ErrClosed
 	}
-	if f.Limit < 1 || f.Limit > 500 {
-		return nil, fmt.Errorf("sqlite store: list limit %d outside 1–500", f.Limit)
+	if f.Limit < 1 || f.Limit > collector.MaxListLimit {
+		return nil, fmt.Errorf("sqlite store: list limit %d outside 1–%d", f.Limit, collector.MaxListLimit)
 	}
 	var where []string
 	var args []any
