@@ -49,7 +49,11 @@ func newCompiler() *jsonschema.Compiler {
 
 // schemaSet is the compiled AQP schemas, built once from the embedded spec files.
 type schemaSet struct {
-	byKind map[Kind]*jsonschema.Schema
+	// verdict holds the schemas exactly as written: the fast path, which decides validity.
+	verdict map[Kind]*jsonschema.Schema
+	// report holds the same schemas rewritten by splitShortCircuits, which accept exactly the same documents but
+	// report every failing keyword; they run only on documents the verdict schemas rejected.
+	report map[Kind]*jsonschema.Schema
 	// docs holds the parsed schema documents by file name, for turning a failing keyword location into a
 	// message that names the rule.
 	docs map[string]any
@@ -64,28 +68,36 @@ var (
 // (spec/ is embedded), so it panics.
 func compiledSchemas() *schemaSet {
 	schemasOnce.Do(func() {
-		c := newCompiler()
-		set := &schemaSet{byKind: map[Kind]*jsonschema.Schema{}, docs: map[string]any{}}
+		set := &schemaSet{verdict: map[Kind]*jsonschema.Schema{}, report: map[Kind]*jsonschema.Schema{}, docs: map[string]any{}}
 		for _, name := range spec.SchemaFiles {
-			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(spec.File(name)))
-			if err != nil {
-				panic(fmt.Sprintf("core: spec/%s: %v", name, err))
-			}
-			set.docs[name] = doc
-			compiled, err := jsonschema.UnmarshalJSON(bytes.NewReader(spec.File(name)))
-			if err != nil {
-				panic(fmt.Sprintf("core: spec/%s: %v", name, err))
-			}
-			if err := c.AddResource(spec.SchemaBase+name, splitShortCircuits(compiled)); err != nil {
-				panic(fmt.Sprintf("core: spec/%s: %v", name, err))
-			}
+			set.docs[name] = parseSpec(name)
 		}
-		for _, k := range []Kind{KindRequest, KindResponse, KindReceipt} {
-			set.byKind[k] = c.MustCompile(spec.SchemaBase + k.schemaFile())
+		for _, target := range []struct {
+			into  map[Kind]*jsonschema.Schema
+			shape func(any) any
+		}{{set.verdict, func(v any) any { return v }}, {set.report, splitShortCircuits}} {
+			c := newCompiler()
+			for _, name := range spec.SchemaFiles {
+				if err := c.AddResource(spec.SchemaBase+name, target.shape(parseSpec(name))); err != nil {
+					panic(fmt.Sprintf("core: spec/%s: %v", name, err))
+				}
+			}
+			for _, k := range []Kind{KindRequest, KindResponse, KindReceipt} {
+				target.into[k] = c.MustCompile(spec.SchemaBase + k.schemaFile())
+			}
 		}
 		schemas = set
 	})
 	return schemas
+}
+
+// parseSpec decodes one embedded schema file (a fresh copy each call: splitShortCircuits rewrites in place).
+func parseSpec(name string) any {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(spec.File(name)))
+	if err != nil {
+		panic(fmt.Sprintf("core: spec/%s: %v", name, err))
+	}
+	return doc
 }
 
 // shortCircuits are the keywords on whose failure the validation library reports that failure alone and skips the

@@ -18,8 +18,13 @@ import (
 func validateValue(k Kind, v any) Errors {
 	set := compiledSchemas()
 	var errs Errors
-	if err := set.byKind[k].Validate(v); err != nil {
-		errs = set.convert(k.code(), err)
+	if verr := set.verdict[k].Validate(v); verr != nil {
+		// Rejected: validate again with the reporting schemas to name every failing keyword. They accept exactly
+		// what the verdict schemas accept; should they ever not, the verdict's own errors are reported.
+		if err := set.report[k].Validate(v); err != nil {
+			verr = err
+		}
+		errs = set.convert(k.code(), verr)
 	}
 	if k == KindRequest && len(errs) == 0 {
 		if _, e := compileContract(v); e != nil {
