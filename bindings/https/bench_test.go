@@ -10,12 +10,12 @@ import (
 	"path/filepath"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
+	"github.com/agentqueryprotocol/aqp-go/internal/workload"
 	"github.com/agentqueryprotocol/aqp-go/store/memory"
 	"github.com/agentqueryprotocol/aqp-go/store/sqlite"
 )
@@ -27,7 +27,6 @@ import (
 // SQLite's group commit batches as it does under load.
 func BenchmarkSubmission(b *testing.B) {
 	b.Run("baseline=bare-http", func(b *testing.B) {
-		receipt := []byte(`{"protocolVersion":"2026-07-30","queryId":"0198c7cb-1af1-7e79-bd7f-02f8a89b8857","responseId":"0198c7d0-2180-7729-b005-d33c99fc7452","status":"accepted","retryable":false,"receivedAt":"2026-07-30T17:05:13Z"}`)
 		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			var v map[string]any
 			if err := json.NewDecoder(r.Body).Decode(&v); err != nil {
@@ -35,12 +34,12 @@ func BenchmarkSubmission(b *testing.B) {
 				return
 			}
 			w.Header().Set("Content-Type", "application/json")
-			_, _ = w.Write(receipt)
+			_, _ = w.Write(workload.FixedReceipt)
 		}))
 		defer ts.Close()
 		jobs := make([]job, b.N)
 		for i := range jobs {
-			jobs[i] = job{url: ts.URL, auth: "Bearer x", body: benchResponse(uuid.Must(uuid.NewV7()).String())}
+			jobs[i] = job{url: ts.URL, auth: "Bearer x", body: workload.Response(uuid.Must(uuid.NewV7()).String())}
 		}
 		runHTTP(b, ts.Client(), jobs)
 	})
@@ -111,7 +110,7 @@ func issueN(b *testing.B, c *collector.Collector, n int) []job {
 	b.Helper()
 	jobs := make([]job, n)
 	for i := range jobs {
-		req, err := c.Issue(context.Background(), []byte(draftBench))
+		req, err := c.Issue(context.Background(), []byte(workload.Draft))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -120,7 +119,7 @@ func issueN(b *testing.B, c *collector.Collector, n int) []job {
 			Delivery struct{ Endpoint, Authorization string }
 		}
 		_ = json.Unmarshal(req, &q)
-		jobs[i] = job{url: q.Delivery.Endpoint, auth: q.Delivery.Authorization, body: benchResponse(q.QueryID)}
+		jobs[i] = job{url: q.Delivery.Endpoint, auth: q.Delivery.Authorization, body: workload.Response(q.QueryID)}
 	}
 	return jobs
 }
@@ -150,13 +149,3 @@ func runHTTP(b *testing.B, client *http.Client, jobs []job) {
 	})
 }
 
-const draftBench = `{"type":"clarification","subject":{"kind":"tool_call","id":"call_01JQ8QY3EJX9","idScope":"local","protocol":"mcp"},
-"requestedRespondent":"agent","prompt":"Did this tool result fully answer the user's request?","timing":"after_outcome_known",
-"consentMode":"not_required","response":{"format":"choice","choices":["yes","partly","no"]}}`
-
-func benchResponse(queryID string) []byte {
-	return []byte(`{"protocolVersion":"2026-07-30","responseId":"` + uuid.Must(uuid.NewV7()).String() + `","queryId":"` + queryID + `",` +
-		`"subject":{"kind":"tool_call","id":"call_01JQ8QY3EJX9","protocol":"mcp"},"respondent":{"kind":"agent","provenance":"direct"},` +
-		`"answer":"partly","explanation":"The result answered the question after one retry.","confidence":0.92,"createdAt":"` +
-		collector.FormatTime(time.Now()) + `"}`)
-}

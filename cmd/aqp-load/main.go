@@ -28,6 +28,7 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
 	"github.com/agentqueryprotocol/aqp-go/store/memory"
+	"github.com/agentqueryprotocol/aqp-go/internal/workload"
 	"github.com/agentqueryprotocol/aqp-go/store/sqlite"
 )
 
@@ -246,20 +247,6 @@ func listen(h http.Handler) (string, func(), error) {
 	return "http://" + ln.Addr().String(), func() { _ = srv.Close() }, nil
 }
 
-const draft = `{"type":"clarification","subject":{"kind":"tool_call","id":"call_01JQ8QY3EJX9","idScope":"local","protocol":"mcp"},
-"requestedRespondent":"agent","prompt":"Did this tool result fully answer the user's request?","timing":"after_outcome_known",
-"consentMode":"not_required","response":{"format":"choice","choices":["yes","partly","no"]}}`
-
-func responseBody(queryID string) []byte {
-	return []byte(`{"protocolVersion":"2026-07-30","responseId":"` + uuid.Must(uuid.NewV7()).String() + `","queryId":"` + queryID + `",` +
-		`"subject":{"kind":"tool_call","id":"call_01JQ8QY3EJX9","protocol":"mcp"},"respondent":{"kind":"agent","provenance":"direct"},` +
-		`"answer":"partly","explanation":"The result answered the question after one retry.","confidence":0.92,"createdAt":"` +
-		collector.FormatTime(time.Now()) + `"}`)
-}
-
-// fixedReceipt is what the bare baseline answers.
-var fixedReceipt = []byte(`{"protocolVersion":"2026-07-30","queryId":"0198c7cb-1af1-7e79-bd7f-02f8a89b8857","responseId":"0198c7d0-2180-7729-b005-d33c99fc7452","status":"accepted","retryable":false,"receivedAt":"2026-07-30T17:05:13Z"}`)
-
 // bareSetup is the baseline: a net/http handler that reads and decodes the same body and writes a fixed receipt.
 func bareSetup(ctx context.Context, n int) ([]job, func() (int, error), func(), error) {
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -269,7 +256,7 @@ func bareSetup(ctx context.Context, n int) ([]job, func() (int, error), func(), 
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(fixedReceipt)
+		_, _ = w.Write(workload.FixedReceipt)
 	})
 	url, stop, err := listen(h)
 	if err != nil {
@@ -277,7 +264,7 @@ func bareSetup(ctx context.Context, n int) ([]job, func() (int, error), func(), 
 	}
 	jobs := make([]job, n)
 	for i := range jobs {
-		jobs[i] = job{url: url + "/aqp/v1/responses", auth: "Bearer x", body: responseBody(uuid.Must(uuid.NewV7()).String())}
+		jobs[i] = job{url: url + "/aqp/v1/responses", auth: "Bearer x", body: workload.Response(uuid.Must(uuid.NewV7()).String())}
 	}
 	return jobs, nil, stop, nil
 }
@@ -319,7 +306,7 @@ func collectorSetup(open func() (collector.Store, func() (int, error), error)) s
 					if i >= n {
 						return
 					}
-					req, err := c.Issue(ctx, []byte(draft))
+					req, err := c.Issue(ctx, []byte(workload.Draft))
 					if err != nil {
 						mu.Lock()
 						firstErr = err
@@ -331,7 +318,7 @@ func collectorSetup(open func() (collector.Store, func() (int, error), error)) s
 						Delivery struct{ Endpoint, Authorization string }
 					}
 					_ = json.Unmarshal(req, &q)
-					jobs[i] = job{url: q.Delivery.Endpoint, auth: q.Delivery.Authorization, body: responseBody(q.QueryID)}
+					jobs[i] = job{url: q.Delivery.Endpoint, auth: q.Delivery.Authorization, body: workload.Response(q.QueryID)}
 				}
 			}()
 		}
