@@ -148,4 +148,3 @@ func runHTTP(b *testing.B, client *http.Client, jobs []job) {
 		}
 	})
 }
-
