@@ -29,9 +29,9 @@ check-generated:
 vet:
 	$(GO) vet ./...
 
-## test: generated code fresh, vet clean, every test (PostgreSQL on 127.0.0.1:5432 for the store suite)
+## test: generated code fresh, vet clean, every test under the race detector (PostgreSQL on 127.0.0.1:5432)
 test: check-generated vet
-	$(GO) test -count=1 ./...
+	$(GO) test -race -count=1 ./...
 
 lint: vet
 	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '^gen/')); \

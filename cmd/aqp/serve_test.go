@@ -68,7 +68,25 @@ func freeAddr(t *testing.T) string {
 type collectorProc struct {
 	cmd  *exec.Cmd
 	url  string
-	logs *bytes.Buffer
+	logs *syncBuffer
+}
+
+// syncBuffer collects a process's output, which exec copies from another goroutine.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func startServe(t *testing.T, env []string, args ...string) *collectorProc {
@@ -80,7 +98,7 @@ func startServeAt(t *testing.T, addr string, env []string, args ...string) *coll
 	t.Helper()
 	cmd := exec.Command(aqpBinary(t), append([]string{"serve", "--addr", addr}, args...)...)
 	cmd.Env = append(os.Environ(), env...)
-	logs := &bytes.Buffer{}
+	logs := &syncBuffer{}
 	cmd.Stdout, cmd.Stderr = logs, logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

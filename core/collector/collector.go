@@ -33,7 +33,8 @@ type Config struct {
 	Clock func() time.Time
 	// NewID returns a fresh queryId; default a UUIDv7.
 	NewID func() (string, error)
-	// Random is the source of capabilities; default crypto/rand.
+	// Random is the source of capabilities and of the continuation key; default crypto/rand. It must be safe for
+	// concurrent use.
 	Random io.Reader
 	// RateLimit bounds submissions per query; the zero value uses DefaultRateLimit.
 	RateLimit RateLimit
@@ -57,9 +58,8 @@ type Collector struct {
 	log       *slog.Logger
 	requests  *requestCache
 
-	keyOnce sync.Once
-	key     []byte
-	keyErr  error
+	keyMu sync.Mutex // guards key
+	key   []byte
 }
 
 // New builds a Collector.
@@ -109,22 +109,23 @@ func (c *Collector) now() time.Time {
 }
 
 // continuationKey is the collector's secret for deriving continuation capabilities, kept in the store so that
-// every process sharing it derives the same ones.
+// every process sharing it derives the same ones. It is read once; a failed read is retried on the next call.
 func (c *Collector) continuationKey(ctx context.Context) ([]byte, error) {
-	c.keyOnce.Do(func() {
-		c.key, c.keyErr = c.store.Secret(ctx, "continuation-capability-key", func() ([]byte, error) {
-			b := make([]byte, 32)
-			_, err := io.ReadFull(c.random, b)
-			return b, err
-		})
+	c.keyMu.Lock()
+	defer c.keyMu.Unlock()
+	if c.key != nil {
+		return c.key, nil
+	}
+	key, err := c.store.Secret(ctx, "continuation-capability-key", func() ([]byte, error) {
+		b := make([]byte, 32)
+		_, err := io.ReadFull(c.random, b)
+		return b, err
 	})
-	if c.keyErr != nil {
-		// Do not cache a failure: let the next call try again.
-		err := c.keyErr
-		c.keyOnce = sync.Once{}
+	if err != nil {
 		return nil, err
 	}
-	return c.key, nil
+	c.key = key
+	return key, nil
 }
 
 // IssueError is a draft the collector cannot issue; Errors say which members break which rules.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -23,11 +24,14 @@ func newFixture(t *testing.T, rules string) *fixture {
 	t.Helper()
 	f := &fixture{now: time.Date(2026, 7, 30, 17, 0, 0, 0, time.UTC)}
 	n := 0
+	var mu sync.Mutex
 	cfg := collector.Config{
 		Store:     memory.New(),
 		PublicURL: "https://collector.example",
 		Clock:     func() time.Time { return f.now },
 		NewID: func() (string, error) {
+			mu.Lock()
+			defer mu.Unlock()
 			n++
 			id := "0198c7cb-1af1-7e79-bd7f-" + strings.Repeat("0", 12-len(itoa(n))) + itoa(n)
 			f.ids = append(f.ids, id)
@@ -127,4 +131,57 @@ func TestSubmitLifecycle(t *testing.T) {
 		t.Fatalf("pair: %v", errs)
 	}
 	t.Logf("%s", accepted)
+}
+
+// TestRacingSubmissions: racing different responses, exactly one is accepted and the rest are already_answered;
+// racing duplicates of one response, every one gets the same receipt bytes (with its continuation).
+func TestRacingSubmissions(t *testing.T) {
+	f := newFixture(t, `{"rules":[{"name":"why","draft":{"type":"clarification","prompt":"Why?","timing":"immediate","consentMode":"not_required","response":{"format":"text"}}}]}`)
+	ctx := context.Background()
+	run := func(bodies [][]byte, auth string) []collector.Outcome {
+		outs := make([]collector.Outcome, len(bodies))
+		done := make(chan int)
+		for i := range bodies {
+			go func(i int) {
+				outs[i] = f.c.Submit(ctx, collector.Submission{Body: bodies[i], Authorization: auth})
+				done <- i
+			}(i)
+		}
+		for range bodies {
+			<-done
+		}
+		return outs
+	}
+	q, auth := f.issue(t, draft)
+	var different [][]byte
+	for i := 0; i < 20; i++ {
+		different = append(different, response(q, "0198c7d0-2180-7729-b005-d33c99fc74"+string(rune('a'+i/10))+string(rune('0'+i%10)), `"yes"`))
+	}
+	accepted, answered := 0, 0
+	for _, o := range run(different, auth) {
+		switch {
+		case o.Accepted:
+			accepted++
+		case o.Code == "already_answered":
+			answered++
+		}
+	}
+	if accepted != 1 || answered != 19 {
+		t.Fatalf("different responses: %d accepted, %d already_answered", accepted, answered)
+	}
+
+	q2, auth2 := f.issue(t, draft)
+	same := make([][]byte, 20)
+	for i := range same {
+		same[i] = response(q2, "0198c7d0-2180-7729-b005-d33c99fc7452", `"no"`)
+	}
+	outs := run(same, auth2)
+	for _, o := range outs {
+		if !o.Accepted || string(o.Receipt) != string(outs[0].Receipt) {
+			t.Fatalf("racing duplicates got different receipts:\n%s\n%s", o.Receipt, outs[0].Receipt)
+		}
+	}
+	if !strings.Contains(string(outs[0].Receipt), `"continuation"`) {
+		t.Fatalf("no continuation: %s", outs[0].Receipt)
+	}
 }
