@@ -3,6 +3,7 @@ package https
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -10,7 +11,7 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
 	"github.com/agentqueryprotocol/aqp-go/gen/api"
-	openapi_types "github.com/oapi-codegen/runtime/types"
+	"github.com/google/uuid"
 )
 
 // CreateQuery is POST /admin/v1/queries: issue a draft, answer 201 with the QueryRequest (the only response that
@@ -42,28 +43,22 @@ func (s *Server) CreateQuery(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, req)
 }
 
-// queryState is GET /admin/v1/queries/{queryId}'s body. It is api.QueryState's wire form with the documents kept
-// as the JSON the collector stored (compacted), so that a response is shown with its dates and numbers exactly as
-// accepted: the generated types would re-encode them (D19).
-type queryState struct {
-	QueryID   string          `json:"queryId"`
-	State     string          `json:"state"`
-	CreatedAt string          `json:"createdAt"`
-	Request   json.RawMessage `json:"request"`
-	Response  json.RawMessage `json:"response,omitempty"`
-	Receipt   json.RawMessage `json:"receipt,omitempty"`
-}
-
-func toState(q collector.QueryState) queryState {
-	out := queryState{QueryID: q.Query.QueryID, State: string(q.State), CreatedAt: collector.FormatTime(q.Query.CreatedAt), Request: q.Query.Request}
-	if a := q.Acceptance; a != nil {
-		out.Response, out.Receipt = a.Response, a.Receipt
+// toState renders a query as the admin API shows it. The documents stay the JSON the collector stored (D19).
+func toState(q collector.QueryState) (api.QueryState, error) {
+	id, err := uuid.Parse(q.Query.QueryID)
+	if err != nil {
+		return api.QueryState{}, fmt.Errorf("stored queryId %q: %w", q.Query.QueryID, err)
 	}
-	return out
+	out := api.QueryState{QueryId: id, State: api.QueryStateName(q.State), CreatedAt: q.Query.CreatedAt, Request: q.Query.Request}
+	if a := q.Acceptance; a != nil {
+		resp, rec := json.RawMessage(a.Response), json.RawMessage(a.Receipt)
+		out.Response, out.Receipt = &resp, &rec
+	}
+	return out, nil
 }
 
 // GetQuery is GET /admin/v1/queries/{queryId}.
-func (s *Server) GetQuery(w http.ResponseWriter, r *http.Request, queryID openapi_types.UUID) {
+func (s *Server) GetQuery(w http.ResponseWriter, r *http.Request, queryID uuid.UUID) {
 	if !s.authorizedAdmin(w, r) {
 		return
 	}
@@ -77,7 +72,18 @@ func (s *Server) GetQuery(w http.ResponseWriter, r *http.Request, queryID openap
 		writeProblem(w, http.StatusServiceUnavailable, "Store unavailable", "try again", nil)
 		return
 	}
-	b, _ := json.Marshal(toState(q))
+	st, err := toState(q)
+	if err != nil {
+		s.log.Error("https: rendering a query", "err", err)
+		writeProblem(w, http.StatusInternalServerError, "Corrupt query", err.Error(), nil)
+		return
+	}
+	b, err := json.Marshal(st)
+	if err != nil {
+		s.log.Error("https: rendering a query", "err", err)
+		writeProblem(w, http.StatusInternalServerError, "Corrupt query", "the stored documents are not JSON", nil)
+		return
+	}
 	writeJSON(w, http.StatusOK, b)
 }
 
@@ -118,13 +124,22 @@ func (s *Server) ListQueries(w http.ResponseWriter, r *http.Request, params api.
 		writeProblem(w, http.StatusServiceUnavailable, "Store unavailable", "try again", nil)
 		return
 	}
-	page := struct {
-		Items      []queryState `json:"items"`
-		NextCursor string       `json:"nextCursor,omitempty"`
-	}{Items: make([]queryState, len(rows)), NextCursor: next}
-	for i, q := range rows {
-		page.Items[i] = toState(q)
+	page := api.QueryPage{Items: make([]api.QueryState, len(rows))}
+	if next != "" {
+		page.NextCursor = &next
 	}
-	b, _ := json.Marshal(page)
+	for i, q := range rows {
+		if page.Items[i], err = toState(q); err != nil {
+			s.log.Error("https: rendering a query", "err", err)
+			writeProblem(w, http.StatusInternalServerError, "Corrupt query", err.Error(), nil)
+			return
+		}
+	}
+	b, err := json.Marshal(page)
+	if err != nil {
+		s.log.Error("https: rendering queries", "err", err)
+		writeProblem(w, http.StatusInternalServerError, "Corrupt query", "the stored documents are not JSON", nil)
+		return
+	}
 	writeJSON(w, http.StatusOK, b)
 }

@@ -320,3 +320,41 @@ func TestServeTwoProcessesOnePostgres(t *testing.T) {
 		t.Fatalf("want exactly one 200 and 49 409 already_answered across two processes, got %v", counts)
 	}
 }
+
+// TestQueryCreateDraftAndErrors: --draft FILE with flags overriding it; a bad draft exits 1 naming the member;
+// a wrong admin token exits 1 too.
+func TestQueryCreateDraftAndErrors(t *testing.T) {
+	p := startServe(t, []string{"AQP_ADMIN_TOKEN=drafts"}, "--data-dir", t.TempDir())
+	dir := t.TempDir()
+	draftFile := filepath.Join(dir, "draft.json")
+	_ = os.WriteFile(draftFile, []byte(`{"type":"approval","subject":{"kind":"task","id":"deploy-42"},"prompt":"Approve the deploy?",
+  "timing":"immediate","consentMode":"ask_once","consentScope":"deploys:prod","response":{"format":"boolean"},"ttlSeconds":600}`), 0o600)
+	q := queryCreate(t, p.url, "drafts", "--draft", draftFile, "--binding", "mcp", "--respondent", "human")
+	d := q["delivery"].(map[string]any)
+	if q["type"] != "approval" || q["requestedRespondent"] != "human" || d["binding"] != "mcp" || d["operation"] != "aqp_submit_response" ||
+		d["endpoint"] != p.url+"/mcp" {
+		t.Fatalf("draft not honoured: %v", q)
+	}
+	exp, _ := core.ParseDateTime(q["expiresAt"].(string))
+	if until := time.Until(exp); until < 590*time.Second || until > 610*time.Second {
+		t.Fatalf("ttlSeconds 600 gave expiresAt in %v", until)
+	}
+
+	for _, c := range []struct {
+		token string
+		args  []string
+		want  string
+	}{
+		{"drafts", []string{"--draft", draftFile, "--consent-mode", "not_required"}, `member "consentScope" must be absent`},
+		{"drafts", []string{"--prompt", "p", "--subject-kind", "task", "--subject-id", "t", "--ttl", "48h"}, "/ttlSeconds"},
+		{"drafts", []string{"--prompt", "p", "--subject-kind", "session", "--format", "choice"}, "/response/choices"},
+		{"wrong", []string{"--draft", draftFile}, "401 Unauthorized"},
+	} {
+		cmd := exec.Command(aqpBinary(t), append([]string{"query", "create", "--server", p.url}, c.args...)...)
+		cmd.Env = append(os.Environ(), "AQP_ADMIN_TOKEN="+c.token)
+		out, err := cmd.CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(string(out), c.want) {
+			t.Errorf("%v: exit %v, want 1 and %q in:\n%s", c.args, err, c.want, out)
+		}
+	}
+}

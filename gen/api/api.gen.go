@@ -185,13 +185,20 @@ type QueryRequest = aqp.QueryRequest
 // QueryResponse defines model for QueryResponse.
 type QueryResponse = aqp.QueryResponse
 
-// QueryState defines model for QueryState.
+// QueryState A query and where it stands. The documents are carried as the JSON the collector stored, not re-encoded, so
+// that dates and numbers read exactly as they were issued and accepted.
 type QueryState struct {
 	CreatedAt time.Time          `json:"createdAt"`
 	QueryId   openapi_types.UUID `json:"queryId"`
-	Receipt   *QueryReceipt      `json:"receipt,omitempty"`
-	Request   QueryRequest       `json:"request"`
-	Response  *QueryResponse     `json:"response,omitempty"`
+
+	// Receipt The accepted receipt as stored; a continuation's capability reads `Bearer aqp-capability-withheld`.
+	Receipt *json.RawMessage `json:"receipt,omitempty"`
+
+	// Request The request as issued, without `delivery.authorization` (the capability is kept only as a hash).
+	Request json.RawMessage `json:"request"`
+
+	// Response The accepted response, exactly as it was received (compacted).
+	Response *json.RawMessage `json:"response,omitempty"`
 
 	// State `answered`: a response was accepted; `expired`: not answered and past `expiresAt`; `open`: neither.
 	State QueryStateName `json:"state"`
