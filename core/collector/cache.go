@@ -9,17 +9,18 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/core"
 )
 
-// requestCache keeps parsed stored requests so that a submission does not re-validate its query's request and
-// recompile its jsonSchema. Requests never change once issued, so entries never go stale; the cache is bounded
-// and forgets an arbitrary entry when full.
+// requestCache keeps parsed stored requests so that a submission does not decode its query's request and
+// recompile its jsonSchema again. Requests never change once issued, so entries never go stale; the cache is
+// bounded by entries and by the bytes of the requests it holds, and forgets arbitrary entries when full.
 type requestCache struct {
-	mu  sync.RWMutex
-	max int
-	m   map[string]*core.Document
+	mu                   sync.RWMutex
+	maxEntries, maxBytes int
+	bytes                int
+	m                    map[string]*core.Document
 }
 
-func newRequestCache(max int) *requestCache {
-	return &requestCache{max: max, m: make(map[string]*core.Document)}
+func newRequestCache(maxEntries, maxBytes int) *requestCache {
+	return &requestCache{maxEntries: maxEntries, maxBytes: maxBytes, m: make(map[string]*core.Document)}
 }
 
 func (c *requestCache) get(id string) *core.Document {
@@ -29,15 +30,23 @@ func (c *requestCache) get(id string) *core.Document {
 }
 
 func (c *requestCache) put(id string, d *core.Document) {
+	if len(d.Raw) > c.maxBytes {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(c.m) >= c.max {
-		for k := range c.m {
-			delete(c.m, k)
+	if _, ok := c.m[id]; ok {
+		return
+	}
+	for k, old := range c.m {
+		if len(c.m) < c.maxEntries && c.bytes+len(d.Raw) <= c.maxBytes {
 			break
 		}
+		delete(c.m, k)
+		c.bytes -= len(old.Raw)
 	}
 	c.m[id] = d
+	c.bytes += len(d.Raw)
 }
 
 // RateLimit bounds how fast submissions for one query are decided: a respondent retrying in a tight loop gets

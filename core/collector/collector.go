@@ -78,7 +78,7 @@ func New(cfg Config) (*Collector, error) {
 		newID:     cfg.NewID,
 		random:    cfg.Random,
 		log:       cfg.Logger,
-		requests:  newRequestCache(4096),
+		requests:  newRequestCache(4096, 32<<20),
 	}
 	if c.clock == nil {
 		c.clock = time.Now
