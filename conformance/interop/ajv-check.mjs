@@ -7,10 +7,16 @@
 // `make interop` installs from conformance/interop/package-lock.json. Nothing is fetched: the four schemas are read
 // from spec/ and resolve each other by relative $ref.
 //
-// Output: one DISAGREE line per vector whose verdict ajv does not share, a count of skipped vectors per reason
-// (with -v, one line per skipped vector), then `interop: N passed, M failed, K skipped`. Exit status: 0 when every
-// checked vector agrees, 1 on any disagreement or malformed vector or when no vector was checked, 2 when the check
-// could not run (ajv not installed, a schema that does not compile, DIR missing).
+// A vector passes when ajv reaches its verdict and, for an invalid vector, reports exactly its {pointer, keyword}
+// set of errors (ajv's wrapper "if" errors aside). A vector with knownDeviations["ajv-formats"] must get the other
+// verdict from ajv (the recorded departure of ajv-formats from an RFC); if ajv starts agreeing, the note is stale
+// and the run fails.
+//
+// Output: one DISAGREE, ERRORS DIFFER or STALE line per failing vector, the confirmed deviations, a count of
+// skipped vectors per reason (with -v, one line per skipped vector), then `interop: N passed, M failed, K
+// skipped`. Exit status: 0 when every checked vector agrees, 1 on any failure or malformed vector or when no
+// vector was checked, 2 when the check could not run (ajv not installed, a schema that does not compile, DIR
+// missing).
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -132,7 +138,25 @@ function describe(e) {
   return `${pointer || '""'} ${e.keyword} (${e.message})`;
 }
 
+// The {pointer, keyword} set of ajv's errors, in the vectors' form. ajv adds an "if" error beside the failures of
+// a "then" or "else" branch, and a "false schema" error where the vectors say "false"; neither is a cause of its
+// own, so "if" is dropped and "false schema" renamed.
+function errorSet(errors) {
+  const out = new Set();
+  for (const e of errors) {
+    if (e.keyword === 'if') continue;
+    let pointer = e.instancePath;
+    const member = e.keyword === 'required' ? e.params.missingProperty
+      : e.keyword === 'additionalProperties' ? e.params.additionalProperty : undefined;
+    if (member !== undefined) pointer += '/' + String(member).replace(/~/g, '~0').replace(/\//g, '~1');
+    out.add(`${pointer} ${e.keyword === 'false schema' ? 'false' : e.keyword}`);
+  }
+  return out;
+}
+
 let passed = 0;
+let errorsAgree = 0;
+const errorDisagreements = [];
 let failed = 0;
 const deviations = [];
 const skipped = { [SKIP_BEYOND]: [], [SKIP_TEXT]: [] };
@@ -191,6 +215,18 @@ for (const file of files) {
       return;
     }
     if (got === vec.valid) {
+      if (!vec.valid) {
+        // Beyond the verdict: does ajv name the same failures (pointer and keyword) as the vector?
+        const want = new Set((vec.errors || []).map((e) => `${e.pointer} ${e.keyword}`));
+        const have = errorSet(validate.errors);
+        const same = want.size === have.size && [...want].every((x) => have.has(x));
+        if (!same) {
+          errorDisagreements.push(`${name}: vector [${[...want].join(', ')}], ajv [${[...have].join(', ')}]`);
+          failed++;
+          return;
+        }
+        errorsAgree++;
+      }
       passed++;
       return;
     }
@@ -205,6 +241,9 @@ if (deviations.length > 0) {
   console.log(`known deviations: ajv-formats reached the other verdict, as the vectors record, on ${deviations.length}:`);
   for (const line of deviations) console.log(`  deviation ${line}`);
 }
+console.log(`errors: on ${errorsAgree} of ${errorsAgree + errorDisagreements.length} invalid vectors ajv reports ` +
+  'exactly the vector\'s {pointer, keyword} set');
+for (const line of errorDisagreements) console.log(`ERRORS DIFFER ${line}`);
 const skippedCount = skipped[SKIP_BEYOND].length + skipped[SKIP_TEXT].length;
 for (const reason of [SKIP_BEYOND, SKIP_TEXT]) {
   if (skipped[reason].length === 0) continue;
