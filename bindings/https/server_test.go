@@ -20,9 +20,14 @@ const adminToken = "test-admin-token"
 
 func newServer(t *testing.T) *httptest.Server {
 	t.Helper()
+	return newServerOn(t, memory.New())
+}
+
+func newServerOn(t *testing.T, store collector.Store) *httptest.Server {
+	t.Helper()
 	ts := httptest.NewUnstartedServer(nil)
 	url := "http://" + ts.Listener.Addr().String()
-	c, err := collector.New(collector.Config{Store: memory.New(), PublicURL: url})
+	c, err := collector.New(collector.Config{Store: store, PublicURL: url})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,5 +246,21 @@ func TestDiscoveryAndSchemas(t *testing.T) {
 		if resp.StatusCode != 200 || !strings.Contains(string(body), want) {
 			t.Errorf("%s: %d %.80s", path, resp.StatusCode, body)
 		}
+	}
+}
+
+func TestReadyzFollowsTheStore(t *testing.T) {
+	store := memory.New()
+	ts := newServerOn(t, store)
+	if resp, _ := do(t, "GET", ts.URL+"/readyz", "", "", nil); resp.StatusCode != 200 {
+		t.Fatalf("ready: %d", resp.StatusCode)
+	}
+	_ = store.Close()
+	resp, body := do(t, "GET", ts.URL+"/readyz", "", "", nil)
+	if resp.StatusCode != 503 || !strings.Contains(string(body), "store unavailable") {
+		t.Fatalf("store closed: %d %s", resp.StatusCode, body)
+	}
+	if resp, _ := do(t, "GET", ts.URL+"/healthz", "", "", nil); resp.StatusCode != 200 {
+		t.Fatalf("healthz follows the process, not the store: %d", resp.StatusCode)
 	}
 }
