@@ -15,9 +15,12 @@ const ScenarioDir = "vectors/collector"
 
 // ScenarioFile is one file of collector scenarios.
 type ScenarioFile struct {
-	Path        string
-	Description string     `json:"description"`
-	Scenarios   []Scenario `json:"scenarios"`
+	// Path is the file's path relative to the corpus root.
+	Path string
+	// Description says what the file's scenarios cover.
+	Description string `json:"description"`
+	// Scenarios are the file's scenarios in file order.
+	Scenarios []Scenario `json:"scenarios"`
 }
 
 // Scenario is a collector conversation: queries issued, responses submitted, the clock moved, and the receipt each
@@ -25,7 +28,8 @@ type ScenarioFile struct {
 // return the same receipts.
 type Scenario struct {
 	// Name is unique across the corpus and says what the scenario proves.
-	Name        string `json:"name"`
+	Name string `json:"name"`
+	// Description says why the behaviour matters.
 	Description string `json:"description"`
 	// Start is the collector's clock when the scenario begins (RFC 3339).
 	Start string `json:"start"`
@@ -35,17 +39,21 @@ type Scenario struct {
 	Rules json.RawMessage `json:"rules,omitempty"`
 	// RateLimit, when set, limits submissions per query; absent means no rate limiting.
 	RateLimit *ScenarioRateLimit `json:"rateLimit,omitempty"`
-	Steps     []Step             `json:"steps"`
+	// Steps run in order.
+	Steps []Step `json:"steps"`
 }
 
 // ScenarioRateLimit is a per-query token bucket.
 type ScenarioRateLimit struct {
+	// PerSecond is the sustained rate per query.
 	PerSecond float64 `json:"perSecond"`
-	Burst     int     `json:"burst"`
+	// Burst is how many submissions for one query are allowed at once.
+	Burst int `json:"burst"`
 }
 
 // Step is one action of a scenario. Do says which: "issue", "submit", "advance" or "storeFails".
 type Step struct {
+	// Do is the action.
 	Do string `json:"do"`
 	// As names the step's result: the issued query (issue) or the receipt (submit), for later steps.
 	As string `json:"as,omitempty"`

@@ -13,9 +13,13 @@ import (
 // returned for that response, and the receipt a duplicate submission of the same response got. Nil members are
 // simply not checked.
 type Pair struct {
-	Request   *Document
-	Response  *Document
-	Receipt   *Document
+	// Request is the QueryRequest.
+	Request *Document
+	// Response is a QueryResponse to it.
+	Response *Document
+	// Receipt is the receipt the collector returned for Response.
+	Receipt *Document
+	// Duplicate is the receipt a duplicate submission of Response got.
 	Duplicate *Document
 }
 

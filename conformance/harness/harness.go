@@ -46,9 +46,12 @@ type Result struct {
 // Env is a deterministic collector set-up for one scenario: its clock, ids, randomness, rules and a store that can
 // be made to fail. A Factory wraps the collector built from Config in its binding.
 type Env struct {
+	// Config is the collector configuration; a factory may wrap it but must keep its clock, ids and randomness.
 	Config collector.Config
-	Store  *FailingStore
-	Clock  *Clock
+	// Store is the scenario's store (Config.Store), which a storeFails step turns off.
+	Store *FailingStore
+	// Clock is the scenario's clock (Config.Clock), which advance steps move.
+	Clock *Clock
 }
 
 // Factory builds a Target for one scenario from its Env.
@@ -97,6 +100,7 @@ func NewEnv(sc conformance.Scenario) (*Env, error) {
 
 // Transcript is what a scenario run produced: every submission's receipt (nil for a problem), in step order.
 type Transcript struct {
+	// Receipts holds one entry per submit step.
 	Receipts [][]byte
 }
 

@@ -52,9 +52,10 @@ func (c *requestCache) put(id string, d *core.Document) {
 // RateLimit bounds how fast submissions for one query are decided: a respondent retrying in a tight loop gets
 // `rate_limited` (retryable) instead of load. It is per process, which is enough for protecting a process.
 type RateLimit struct {
-	// PerSecond is the sustained rate per query; Burst the submissions allowed at once.
+	// PerSecond is the sustained rate per query.
 	PerSecond float64
-	Burst     int
+	// Burst is how many submissions for one query are allowed at once.
+	Burst int
 	// Disabled turns rate limiting off.
 	Disabled bool
 }

@@ -129,8 +129,12 @@ func (c *Collector) continuationKey(ctx context.Context) ([]byte, error) {
 }
 
 // IssueError is a draft the collector cannot issue; Errors say which members break which rules.
-type IssueError struct{ Errors core.Errors }
+type IssueError struct {
+	// Errors name each member of the draft that breaks a rule, with the request's pointers.
+	Errors core.Errors
+}
 
+// Error lists the draft's failures.
 func (e *IssueError) Error() string { return "invalid query draft:\n" + e.Errors.Error() }
 
 // Issue completes a draft (JSON) into a QueryRequest with a fresh queryId, capability and expiry, stores it, and
@@ -168,9 +172,12 @@ func (c *Collector) Issue(ctx context.Context, draftJSON []byte) ([]byte, error)
 
 // QueryState is a query as the admin API shows it.
 type QueryState struct {
-	Query      Query
+	// Query is the query as stored.
+	Query Query
+	// Acceptance is its accepted response and receipt; nil while unanswered.
 	Acceptance *Acceptance
-	State      State
+	// State is open, answered or expired, at the collector's clock.
+	State State
 }
 
 // Lookup returns one query with its state; ErrNotFound when unknown.

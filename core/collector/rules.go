@@ -17,6 +17,7 @@ import (
 // one follow-up query from the rule's draft, about that response, in the same transaction as the acceptance. The
 // first matching rule wins; at most one follow-up is issued per accepted response.
 type Rules struct {
+	// Rules are tried in order; the first that matches issues the follow-up.
 	Rules []Rule `json:"rules"`
 }
 

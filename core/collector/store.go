@@ -62,14 +62,17 @@ type Query struct {
 	Request []byte
 	// CapabilityHash is SHA-256 of the capability; submissions are compared against it in constant time.
 	CapabilityHash []byte
-	// CreatedAt is when the query was issued; ExpiresAt its expiresAt. Both UTC.
+	// CreatedAt is when the query was issued (UTC).
 	CreatedAt time.Time
+	// ExpiresAt is the request's expiresAt (UTC).
 	ExpiresAt time.Time
 }
 
 // Acceptance is a query's one accepted response and the receipt it got.
 type Acceptance struct {
-	QueryID    string
+	// QueryID is the answered query.
+	QueryID string
+	// ResponseID is the accepted response's responseId.
 	ResponseID string
 	// Response is the QueryResponse as received.
 	Response []byte
@@ -95,8 +98,10 @@ const MaxListLimit = MaxPageSize + 1
 
 // QueryWithAcceptance is one row of a listing.
 type QueryWithAcceptance struct {
-	Query      Query
-	Acceptance *Acceptance // nil when unanswered; Continuation is not loaded in listings
+	// Query is the listed query.
+	Query Query
+	// Acceptance is nil when unanswered; its Continuation is not loaded in listings.
+	Acceptance *Acceptance
 }
 
 // State is a query's lifecycle state.

@@ -57,7 +57,9 @@ type Outcome struct {
 
 // Problem is a submission no receipt can be formed for: no queryId and responseId can be read from it.
 type Problem struct {
+	// Detail says what the body lacks.
 	Detail string
+	// Errors are the body's decoding failures, when it is not JSON at all.
 	Errors core.Errors
 }
 
