@@ -68,6 +68,13 @@ func ParseTrusted(kind Kind, data []byte) (*Document, error) {
 	return &Document{Kind: kind, Raw: data, Value: v}, nil
 }
 
+// ParseDecoded validates a value already decoded from data by DecodeJSON, keeping data as the document's bytes:
+// for a caller that must read a member or two before deciding whether to pay for validation (a collector reads
+// the ids to rate-limit first).
+func ParseDecoded(kind Kind, data []byte, v any) *Document {
+	return &Document{Kind: kind, Raw: data, Value: v, Errors: validateValue(kind, v)}
+}
+
 // ParseValue validates an already decoded JSON value (numbers as json.Number or float64). It is for callers that
 // hold a value rather than bytes, such as a binding that received the object inside another message.
 func ParseValue(kind Kind, v any) *Document {
@@ -82,7 +89,8 @@ func Validate(kind Kind, data []byte) Errors {
 }
 
 // DecodeJSON decodes one JSON value with the validator's rules: at most MaxDocumentBytes, valid UTF-8, exactly one
-// value, numbers kept as json.Number. The error says what is wrong and where.
+// value, numbers kept as json.Number. The error is a *Error (keyword json or size, no code yet) saying what is
+// wrong and where.
 func DecodeJSON(data []byte) (any, error) {
 	v, e := decodeJSON(data)
 	if e != nil {

@@ -70,14 +70,17 @@ type Problem struct {
 // first of all, keyed by queryId. A store failure becomes a retryable `unavailable` receipt.
 func (c *Collector) Submit(ctx context.Context, s Submission) Outcome {
 	now := c.now()
-	resp := core.Parse(core.KindResponse, s.Body)
-	obj := resp.Object()
+	value, err := core.DecodeJSON(s.Body)
+	obj, _ := value.(map[string]any)
 	queryID, _ := obj["queryId"].(string)
 	responseID, _ := obj["responseId"].(string)
-	if resp.Value == nil || !core.IsUUID(queryID) || !core.IsUUID(responseID) {
+	if !core.IsUUID(queryID) || !core.IsUUID(responseID) {
 		p := &Problem{Detail: "the body must be a QueryResponse JSON object with a queryId and a responseId (UUIDs); no receipt can be formed without them"}
-		if resp.Value == nil {
-			p.Errors = resp.Errors
+		var je *core.Error
+		if errors.As(err, &je) {
+			e := *je
+			e.Code = core.CodeInvalidResponse
+			p.Errors = core.Errors{e}
 		}
 		return Outcome{Problem: p}
 	}
@@ -92,6 +95,7 @@ func (c *Collector) Submit(ctx context.Context, s Submission) Outcome {
 		return r.reject(CodeUnsupportedVersion, "/protocolVersion",
 			fmt.Sprintf("this collector speaks AQP %s; the response is %s", spec.ProtocolVersion, v))
 	}
+	resp := core.ParseDecoded(core.KindResponse, s.Body, value)
 	if !resp.Valid() {
 		first := resp.Errors[0]
 		msg := first.Message
