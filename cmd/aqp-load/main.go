@@ -189,42 +189,30 @@ func phase(ctx context.Context, name string, clients, n int, s setup) (result, e
 	stopOnce := func() { once.Do(stop) }
 	defer stopOnce()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConns: clients * 2, MaxIdleConnsPerHost: clients * 2, DisableCompression: true}}
-	var next atomic.Int64
 	lat := make([]time.Duration, n)
 	var ok, other atomic.Int64
-	var wg sync.WaitGroup
 	start := time.Now()
-	for range clients {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= n {
-					return
-				}
-				j := jobs[i]
-				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, j.url, strings.NewReader(string(j.body)))
-				req.Header.Set("Content-Type", "application/json")
-				req.Header.Set("Authorization", j.auth)
-				t0 := time.Now()
-				resp, err := client.Do(req)
-				if err != nil {
-					other.Add(1)
-					continue
-				}
-				_, _ = io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				lat[i] = time.Since(t0)
-				if resp.StatusCode == http.StatusOK {
-					ok.Add(1)
-				} else {
-					other.Add(1)
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	_ = forEach(n, clients, func(i int) error {
+		j := jobs[i]
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, j.url, strings.NewReader(string(j.body)))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", j.auth)
+		t0 := time.Now()
+		resp, err := client.Do(req)
+		if err != nil {
+			other.Add(1)
+			return nil
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		lat[i] = time.Since(t0)
+		if resp.StatusCode == http.StatusOK {
+			ok.Add(1)
+		} else {
+			other.Add(1)
+		}
+		return nil
+	})
 	r := result{name: name, elapsed: time.Since(start), latencies: lat, ok: int(ok.Load()), other: int(other.Load()), stored: -1}
 	slices.Sort(r.latencies)
 	if stored != nil {
@@ -293,42 +281,54 @@ func collectorSetup(open func() (collector.Store, func() (int, error), error)) s
 		go func() { _ = hs.Serve(ln) }()
 		stop := func() { _ = hs.Close(); _ = store.Close() }
 		jobs := make([]job, n)
-		var wg sync.WaitGroup
-		var firstErr error
-		var mu sync.Mutex
-		var next atomic.Int64
-		for range 32 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for {
-					i := int(next.Add(1)) - 1
-					if i >= n {
-						return
-					}
-					req, err := c.Issue(ctx, []byte(workload.Draft))
-					if err != nil {
-						mu.Lock()
-						firstErr = err
-						mu.Unlock()
-						return
-					}
-					var q struct {
-						QueryID  string
-						Delivery struct{ Endpoint, Authorization string }
-					}
-					_ = json.Unmarshal(req, &q)
-					jobs[i] = job{url: q.Delivery.Endpoint, auth: q.Delivery.Authorization, body: workload.Response(q.QueryID)}
-				}
-			}()
-		}
-		wg.Wait()
-		if firstErr != nil {
+		err = forEach(n, 32, func(i int) error {
+			req, err := c.Issue(ctx, []byte(workload.Draft))
+			if err != nil {
+				return err
+			}
+			var q struct {
+				QueryID  string
+				Delivery struct{ Endpoint, Authorization string }
+			}
+			if err := json.Unmarshal(req, &q); err != nil {
+				return err
+			}
+			jobs[i] = job{url: q.Delivery.Endpoint, auth: q.Delivery.Authorization, body: workload.Response(q.QueryID)}
+			return nil
+		})
+		if err != nil {
 			stop()
-			return nil, nil, nil, firstErr
+			return nil, nil, nil, err
 		}
 		return jobs, stored, stop, nil
 	}
+}
+
+// forEach calls fn for 0..n-1 from workers goroutines and returns the first error; after an error the remaining
+// indexes are skipped.
+func forEach(n, workers int, fn func(i int) error) error {
+	var next atomic.Int64
+	var failed atomic.Bool
+	var first error
+	var once sync.Once
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !failed.Load() {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				if err := fn(i); err != nil {
+					once.Do(func() { first = err; failed.Store(true) })
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return first
 }
 
 // countAnswered counts the queries with an accepted response, paging through the store.
