@@ -33,9 +33,11 @@ var _ = Describe("collector scenarios", func() {
 				Expect(names[sc.Name]).To(BeFalse(), "scenario name %q used twice", sc.Name)
 				names[sc.Name] = true
 				for _, st := range sc.Steps {
-					if st.Expect != nil {
-						codes[st.Expect.Code] = codes[st.Expect.Code] || st.Expect.Code != ""
-						problem = problem || st.Expect.Problem
+					if st.Expect != nil && st.Expect.Code != "" {
+						codes[st.Expect.Code] = true
+					}
+					if st.Expect != nil && st.Expect.Problem {
+						problem = true
 					}
 				}
 			}

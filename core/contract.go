@@ -63,7 +63,7 @@ func compileContract(request any) (*contract, *Error) {
 	return c, nil
 }
 
-// Contract returns the request's compiled response contract. It is computed once per Document and is only
+// requestContract returns the request's compiled response contract. It is computed once per Document and is only
 // meaningful for a valid request.
 func (d *Document) requestContract() (*contract, *Error) {
 	d.contractOnce.Do(func() {

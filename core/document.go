@@ -44,16 +44,13 @@ func (d *Document) Object() map[string]any {
 // Parse decodes and validates one document of the given kind. It never fails outright: a document that is not
 // JSON, too large, or invalid comes back with its Errors set (Value is nil when the bytes are not JSON).
 func Parse(kind Kind, data []byte) *Document {
-	d := &Document{Kind: kind, Raw: data}
 	v, err := decodeJSON(data)
 	if err != nil {
-		d.Errors = Errors{*err}
-		d.Errors[0].Code = kind.code()
-		return d
+		e := *err
+		e.Code = kind.code()
+		return &Document{Kind: kind, Raw: data, Errors: Errors{e}}
 	}
-	d.Value = v
-	d.Errors = validateValue(kind, v)
-	return d
+	return ParseDecoded(kind, data, v)
 }
 
 // ParseTrusted decodes a document that was validated when it was written — a collector's stored request — without
@@ -78,9 +75,7 @@ func ParseDecoded(kind Kind, data []byte, v any) *Document {
 // ParseValue validates an already decoded JSON value (numbers as json.Number or float64). It is for callers that
 // hold a value rather than bytes, such as a binding that received the object inside another message.
 func ParseValue(kind Kind, v any) *Document {
-	d := &Document{Kind: kind, Value: v}
-	d.Errors = validateValue(kind, v)
-	return d
+	return ParseDecoded(kind, nil, v)
 }
 
 // Validate validates one document of the given kind and returns its failures; nil means valid.

@@ -33,8 +33,6 @@ func appendCanonical(b []byte, v any) []byte {
 		return append(b, x...)
 	case int:
 		return strconv.AppendInt(b, int64(x), 10)
-	case int64:
-		return strconv.AppendInt(b, x, 10)
 	case map[string]any:
 		keys := make([]string, 0, len(x))
 		for k := range x {
@@ -58,15 +56,6 @@ func appendCanonical(b []byte, v any) []byte {
 				b = append(b, ',')
 			}
 			b = appendCanonical(b, e)
-		}
-		return append(b, ']')
-	case []string:
-		b = append(b, '[')
-		for i, e := range x {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, e)
 		}
 		return append(b, ']')
 	}

@@ -61,17 +61,9 @@ func BenchmarkSubmission(b *testing.B) {
 			store := st.open(b)
 			defer store.Close()
 			c := benchCollector(b, store, "http://collector.bench")
-			jobs := issueN(b, c, b.N)
-			var next atomic.Int64
-			b.ReportAllocs()
-			b.SetParallelism(16)
-			b.ResetTimer()
-			b.RunParallel(func(pb *testing.PB) {
-				for pb.Next() {
-					j := jobs[next.Add(1)-1]
-					if out := c.Submit(context.Background(), collector.Submission{Body: j.body, Authorization: j.auth}); !out.Accepted {
-						b.Errorf("not accepted: %s", out.Receipt)
-					}
+			runParallel(b, issueN(b, c, b.N), func(j job) {
+				if out := c.Submit(context.Background(), collector.Submission{Body: j.body, Authorization: j.auth}); !out.Accepted {
+					b.Errorf("not accepted: %s", out.Receipt)
 				}
 			})
 		})
@@ -124,27 +116,34 @@ func issueN(b *testing.B, c *collector.Collector, n int) []job {
 	return jobs
 }
 
-func runHTTP(b *testing.B, client *http.Client, jobs []job) {
+// runParallel times one call of submit per job, from 16×GOMAXPROCS goroutines.
+func runParallel(b *testing.B, jobs []job, submit func(job)) {
 	var next atomic.Int64
 	b.ReportAllocs()
 	b.SetParallelism(16)
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			j := jobs[next.Add(1)-1]
-			req, _ := http.NewRequest(http.MethodPost, j.url, bytes.NewReader(j.body))
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Authorization", j.auth)
-			resp, err := client.Do(req)
-			if err != nil {
-				b.Error(err)
-				return
-			}
-			_, _ = io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode != 200 {
-				b.Errorf("status %d", resp.StatusCode)
-			}
+			submit(jobs[next.Add(1)-1])
+		}
+	})
+}
+
+// runHTTP posts each job's body to its URL with its capability.
+func runHTTP(b *testing.B, client *http.Client, jobs []job) {
+	runParallel(b, jobs, func(j job) {
+		req, _ := http.NewRequest(http.MethodPost, j.url, bytes.NewReader(j.body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", j.auth)
+		resp, err := client.Do(req)
+		if err != nil {
+			b.Error(err)
+			return
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			b.Errorf("status %d", resp.StatusCode)
 		}
 	})
 }

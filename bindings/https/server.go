@@ -11,7 +11,6 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
 	"github.com/agentqueryprotocol/aqp-go/gen/api"
@@ -42,7 +41,6 @@ type Server struct {
 	metrics   *metrics.Metrics
 	log       *slog.Logger
 	bindings  []string
-	now       func() time.Time
 }
 
 var _ api.ServerInterface = (*Server)(nil)
@@ -56,7 +54,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, errors.New("https: Config.AdminToken is required")
 	}
 	s := &Server{c: cfg.Collector, publicURL: strings.TrimSuffix(cfg.PublicURL, "/"), adminHash: sha256.Sum256([]byte(cfg.AdminToken)),
-		metrics: cfg.Metrics, log: cfg.Logger, bindings: cfg.Bindings, now: time.Now}
+		metrics: cfg.Metrics, log: cfg.Logger, bindings: cfg.Bindings}
 	if s.metrics == nil {
 		s.metrics = metrics.New()
 	}

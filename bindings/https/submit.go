@@ -40,7 +40,7 @@ func (s *Server) SubmitResponse(w http.ResponseWriter, r *http.Request) {
 		s.metrics.Problem("https", status)
 		return
 	}
-	out := s.c.Submit(r.Context(), collector.Submission{Body: body, Authorization: r.Header.Get("Authorization"), Binding: "https"})
+	out := s.c.Submit(r.Context(), collector.Submission{Body: body, Authorization: r.Header.Get("Authorization")})
 	WriteOutcome(w, out)
 	if out.Problem != nil {
 		s.metrics.Problem("https", http.StatusBadRequest)

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -297,6 +296,3 @@ func (c *Clock) Advance(d time.Duration) {
 	defer c.mu.Unlock()
 	c.t = c.t.Add(d)
 }
-
-// Itoa is strconv.Itoa, for targets building URLs.
-var Itoa = strconv.Itoa

@@ -28,7 +28,7 @@ func (t coreTarget) Issue(ctx context.Context, draft []byte) ([]byte, error) {
 }
 
 func (t coreTarget) Submit(ctx context.Context, body []byte, auth string) (Result, error) {
-	out := t.c.Submit(ctx, collector.Submission{Body: body, Authorization: auth, Binding: "core"})
+	out := t.c.Submit(ctx, collector.Submission{Body: body, Authorization: auth})
 	return Result{Receipt: out.Receipt, Problem: out.Problem != nil}, nil
 }
 

@@ -34,8 +34,6 @@ type Submission struct {
 	Body []byte
 	// Authorization is the value of the HTTP Authorization header of the binding's request ("" when absent).
 	Authorization string
-	// Binding names the binding it came through (https, mcp, a2a), for the caller's metrics.
-	Binding string
 }
 
 // Outcome is the collector's answer to a Submission: a receipt, or — when the body does not even name a queryId
@@ -119,9 +117,8 @@ func (c *Collector) Submit(ctx context.Context, s Submission) Outcome {
 		}
 		return r.reject(CodeUnauthorized, "", msg)
 	}
-	hash := contentHash(resp.Value)
 	if acc != nil {
-		return c.answerAccepted(ctx, r, acc, hash)
+		return c.answerAccepted(ctx, r, acc, contentHash(resp.Value))
 	}
 	if now.After(q.ExpiresAt) {
 		return r.reject(CodeExpired, "", fmt.Sprintf("the query expired at %s", FormatTime(q.ExpiresAt)))
@@ -133,7 +130,7 @@ func (c *Collector) Submit(ctx context.Context, s Submission) Outcome {
 	if errs := core.CheckResponse(reqDoc, resp); len(errs) > 0 {
 		return r.reject(string(errs[0].Code), errs[0].Pointer, errs[0].Message)
 	}
-	return c.accept(ctx, r, q, reqDoc, resp, hash)
+	return c.accept(ctx, r, reqDoc, resp)
 }
 
 // answerAccepted answers a submission for a query that already has an accepted response.
@@ -154,7 +151,8 @@ func (c *Collector) answerAccepted(ctx context.Context, r receiptFor, acc *Accep
 }
 
 // accept stores the response, its receipt and any continuation in one durable transaction.
-func (c *Collector) accept(ctx context.Context, r receiptFor, q Query, reqDoc, resp *core.Document, hash []byte) Outcome {
+func (c *Collector) accept(ctx context.Context, r receiptFor, reqDoc, resp *core.Document) Outcome {
+	hash := contentHash(resp.Value)
 	var cont *Query
 	var contReq map[string]any
 	if rule := c.rules.match(reqDoc.Object(), resp.Object()["answer"]); rule != nil {
@@ -221,25 +219,15 @@ func (c *Collector) revealReceipt(ctx context.Context, acc *Acceptance) ([]byte,
 	if !bytes.Contains(acc.Receipt, markerBytes) {
 		return acc.Receipt, nil
 	}
+	if acc.Continuation == nil {
+		return nil, fmt.Errorf("the stored receipt of query %s carries a continuation the store did not return", acc.QueryID)
+	}
 	key, err := c.continuationKey(ctx)
 	if err != nil {
 		return nil, err
 	}
-	contID := continuationID(acc.Receipt)
-	real := []byte(`"authorization":"Bearer ` + continuationCapability(key, contID) + `"`)
+	real := []byte(`"authorization":"Bearer ` + continuationCapability(key, acc.Continuation.QueryID) + `"`)
 	return bytes.Replace(acc.Receipt, markerBytes, real, 1), nil
-}
-
-// continuationID reads continuation.queryId from a stored receipt.
-func continuationID(receipt []byte) string {
-	v, err := core.DecodeJSON(receipt)
-	if err != nil {
-		return ""
-	}
-	m, _ := v.(map[string]any)
-	cont, _ := m["continuation"].(map[string]any)
-	id, _ := cont["queryId"].(string)
-	return id
 }
 
 func (c *Collector) unavailable(r receiptFor, doing string, err error) Outcome {
