@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 )
 
@@ -39,9 +40,17 @@ type Scenario struct {
 	Rules json.RawMessage `json:"rules,omitempty"`
 	// RateLimit, when set, limits submissions per query; absent means no rate limiting.
 	RateLimit *ScenarioRateLimit `json:"rateLimit,omitempty"`
+	// Requires lists what a transport must be able to carry to run the scenario (RequiresRawBody); a binding
+	// that cannot carry it reports the scenario as not carried rather than dropping it.
+	Requires []string `json:"requires,omitempty"`
 	// Steps run in order.
 	Steps []Step `json:"steps"`
 }
+
+// RequiresRawBody tags a scenario that submits a body which is not a JSON object (not JSON at all, or another
+// JSON value). HTTPS carries any bytes; bindings that carry the response as a structured object (MCP tool
+// arguments, an A2A DataPart) cannot. The loader checks the tag is present exactly when a step needs it.
+const RequiresRawBody = "raw-body"
 
 // ScenarioRateLimit is a per-query token bucket.
 type ScenarioRateLimit struct {
@@ -73,9 +82,10 @@ type Step struct {
 	Expect *Expect `json:"expect,omitempty"`
 }
 
-// Expect is a submission's expected outcome.
+// Expect is a submission's expected outcome, stated without reference to any binding: each binding maps it to its
+// wire form from its own table (the HTTPS status codes are bindings/https/codes.go's).
 type Expect struct {
-	// Problem: no receipt can be formed (no readable queryId and responseId); HTTPS answers 400 problem+json.
+	// Problem: no receipt can be formed (no readable queryId and responseId).
 	Problem bool `json:"problem,omitempty"`
 	// Status is accepted or rejected; Code the error code when rejected; Retryable the receipt's retryable.
 	Status    string `json:"status,omitempty"`
@@ -83,8 +93,6 @@ type Expect struct {
 	Retryable bool   `json:"retryable,omitempty"`
 	// Pointer, when set, is the receipt's expected error.pointer.
 	Pointer *string `json:"pointer,omitempty"`
-	// HTTP is the HTTPS binding's status code for this outcome (§6).
-	HTTP int `json:"http"`
 	// SameReceiptAs names an earlier submission whose receipt this one must equal byte for byte.
 	SameReceiptAs string `json:"sameReceiptAs,omitempty"`
 	// ContinuationAs, when set, requires a continuation in the receipt and names it as a query for later steps;
@@ -128,6 +136,7 @@ func (sc Scenario) check() error {
 		return fmt.Errorf("name, description and start are required")
 	}
 	names := map[string]bool{}
+	rawBody := false
 	for i, st := range sc.Steps {
 		switch st.Do {
 		case "issue":
@@ -145,8 +154,8 @@ func (sc Scenario) check() error {
 			if (e.Status == "rejected") != (e.Code != "") {
 				return fmt.Errorf("step %d: a rejected expectation needs a code, an accepted one none", i)
 			}
-			if e.HTTP == 0 {
-				return fmt.Errorf("step %d: expect.http is required", i)
+			if st.ResponseText != nil && !isObject(*st.ResponseText) {
+				rawBody = true
 			}
 			if e.SameReceiptAs != "" && !names[e.SameReceiptAs] {
 				return fmt.Errorf("step %d: sameReceiptAs %q names no earlier step", i, e.SameReceiptAs)
@@ -172,7 +181,25 @@ func (sc Scenario) check() error {
 			names[st.As] = true
 		}
 	}
+	for _, r := range sc.Requires {
+		if r != RequiresRawBody {
+			return fmt.Errorf("requires: unknown requirement %q (known: %s)", r, RequiresRawBody)
+		}
+	}
+	if tagged := slices.Contains(sc.Requires, RequiresRawBody); tagged != rawBody {
+		if rawBody {
+			return fmt.Errorf("a step submits a body that is not a JSON object: tag the scenario \"requires\": [%q]", RequiresRawBody)
+		}
+		return fmt.Errorf("tagged %q but every body is a JSON object", RequiresRawBody)
+	}
 	return nil
+}
+
+// isObject reports whether text is one JSON object (duplicate names and lone surrogates allowed: a transport that
+// carries raw JSON can carry them).
+func isObject(text string) bool {
+	var m map[string]json.RawMessage
+	return json.Unmarshal([]byte(text), &m) == nil && m != nil
 }
 
 // ScenarioFiles holds the committed collector scenarios, at vectors/collector/*.json.

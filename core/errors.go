@@ -5,9 +5,10 @@ import (
 	"strings"
 )
 
-// Code is a stable, machine-readable error code. Standalone validation reports invalid_request, invalid_response
-// or invalid_receipt; paired checks report the codes of the design's §4 table. Programs branch on Code, never on
-// Message.
+// Code is a stable, machine-readable error code: the one set of codes every part of this module speaks. Standalone
+// validation reports invalid_request, invalid_response or invalid_receipt; paired checks report the codes of the
+// design's §4 table; a collector's receipt carries one of ReceiptCodes. Programs branch on Code, never on Message;
+// a binding maps each receipt code to its wire form in one table of its own (its codes.go), tested for every code.
 type Code string
 
 // Standalone codes: the document itself breaks its schema or a rule beyond it.
@@ -17,7 +18,8 @@ const (
 	CodeInvalidReceipt  Code = "invalid_receipt"
 )
 
-// Paired codes, in the order the checks run.
+// Paired codes, in the order the checks run. Those a collector also rejects with (subject_mismatch to expired)
+// appear in ReceiptCodes.
 const (
 	CodeQueryMismatch        Code = "query_mismatch"
 	CodeResponseMismatch     Code = "response_mismatch"
@@ -30,6 +32,50 @@ const (
 	CodeContinuationMismatch Code = "continuation_mismatch"
 	CodeReceiptNotEquivalent Code = "receipt_not_equivalent"
 )
+
+// Collector codes: why a collector rejects a submission beyond the document and the paired checks (§5).
+const (
+	// CodeUnsupportedVersion: the response's protocolVersion is not the one this collector speaks.
+	CodeUnsupportedVersion Code = "unsupported_version"
+	// CodeUnknownQuery: the collector issued no query with the response's queryId.
+	CodeUnknownQuery Code = "unknown_query"
+	// CodeUnauthorized: the Authorization header does not carry the query's capability.
+	CodeUnauthorized Code = "unauthorized"
+	// CodeAlreadyAnswered: another response was accepted for the query.
+	CodeAlreadyAnswered Code = "already_answered"
+	// CodeResponseIDConflict: a different response with the same responseId was accepted.
+	CodeResponseIDConflict Code = "response_id_conflict"
+	// CodeRateLimited: too many submissions; retryable.
+	CodeRateLimited Code = "rate_limited"
+	// CodeUnavailable: the collector cannot decide right now (its store failed or timed out); retryable.
+	CodeUnavailable Code = "unavailable"
+)
+
+// receiptCodes are the codes of a receipt's error.code, in the order of the receipt schema's enum (a test compares
+// them with spec/query-receipt.schema.json).
+var receiptCodes = []Code{
+	CodeInvalidResponse, CodeUnsupportedVersion, CodeUnknownQuery, CodeUnauthorized, CodeExpired,
+	CodeSubjectMismatch, CodeRespondentMismatch, CodeAnswerInvalid, CodeConsentRequired, CodeConsentMismatch,
+	CodeAlreadyAnswered, CodeResponseIDConflict, CodeRateLimited, CodeUnavailable,
+}
+
+// ReceiptCodes lists every code a receipt's error.code may carry, in the receipt schema's order. A binding's wire
+// table must map each of them.
+func ReceiptCodes() []Code { return append([]Code(nil), receiptCodes...) }
+
+// IsReceiptCode reports whether c may appear as a receipt's error.code.
+func (c Code) IsReceiptCode() bool {
+	for _, r := range receiptCodes {
+		if r == c {
+			return true
+		}
+	}
+	return false
+}
+
+// Retryable reports whether a receipt with this code tells the respondent to send the same response again later
+// (with retryAfter): only rate_limited and unavailable.
+func (c Code) Retryable() bool { return c == CodeRateLimited || c == CodeUnavailable }
 
 // Keywords that are not JSON Schema keywords: they name AQP rules that lie beyond a document's schema, so that
 // every Error has a keyword a program can branch on.

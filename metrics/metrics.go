@@ -1,5 +1,6 @@
-// Package metrics holds the collector's Prometheus metrics, shared by every binding so that receipts are counted
-// the same way whichever binding carried them.
+// Package metrics holds the collector's Prometheus metrics. They are recorded in one place — the service's
+// observer around the Submitter every binding uses — so receipts are counted the same way whichever binding
+// carried them, labelled by binding and receipt code, never by a wire detail such as an HTTP status.
 package metrics
 
 import (
@@ -17,6 +18,7 @@ type Metrics struct {
 	receipts *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
 	problems *prometheus.CounterVec
+	wire     *prometheus.CounterVec
 }
 
 // New registers the collector's metrics (and the Go runtime's) on a fresh registry.
@@ -25,8 +27,8 @@ func New() *Metrics {
 		registry: prometheus.NewRegistry(),
 		receipts: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "aqp_receipts_total",
-			Help: "Receipts returned, by status, error code (\"\" when accepted), binding, and whether it replayed a stored receipt.",
-		}, []string{"status", "code", "binding", "duplicate"}),
+			Help: "Receipts returned, by binding, status, error code (\"\" when accepted), and whether it replayed a stored receipt.",
+		}, []string{"binding", "status", "code", "duplicate"}),
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "aqp_submission_duration_seconds",
 			Help:    "Time from receiving a submission to having its receipt, by binding and status.",
@@ -34,16 +36,20 @@ func New() *Metrics {
 		}, []string{"binding", "status"}),
 		problems: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "aqp_submission_problems_total",
-			Help: "Submissions answered without a receipt (problem documents), by binding and HTTP status.",
-		}, []string{"binding", "status"}),
+			Help: "Submissions no receipt could be formed for (no readable queryId and responseId), by binding.",
+		}, []string{"binding"}),
+		wire: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "aqp_wire_rejections_total",
+			Help: "Requests a binding refused before they became a submission, by binding and reason (media_type, too_large, unreadable, method, ...).",
+		}, []string{"binding", "reason"}),
 	}
-	m.registry.MustRegister(m.receipts, m.latency, m.problems,
+	m.registry.MustRegister(m.receipts, m.latency, m.problems, m.wire,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 
-// Receipt records one receipt.
-func (m *Metrics) Receipt(binding string, accepted bool, code string, duplicate bool, took time.Duration) {
+// Receipt records one receipt: code is its error.code ("" when accepted).
+func (m *Metrics) Receipt(binding, code string, accepted, duplicate bool, took time.Duration) {
 	status := "rejected"
 	if accepted {
 		status = "accepted"
@@ -52,13 +58,18 @@ func (m *Metrics) Receipt(binding string, accepted bool, code string, duplicate 
 	if duplicate {
 		dup = "true"
 	}
-	m.receipts.WithLabelValues(status, code, binding, dup).Inc()
+	m.receipts.WithLabelValues(binding, status, code, dup).Inc()
 	m.latency.WithLabelValues(binding, status).Observe(took.Seconds())
 }
 
-// Problem records a submission answered with a problem document.
-func (m *Metrics) Problem(binding string, httpStatus int) {
-	m.problems.WithLabelValues(binding, http.StatusText(httpStatus)).Inc()
+// Problem records a submission answered without a receipt.
+func (m *Metrics) Problem(binding string) {
+	m.problems.WithLabelValues(binding).Inc()
+}
+
+// WireRejected records a request a binding refused before it became a submission.
+func (m *Metrics) WireRejected(binding, reason string) {
+	m.wire.WithLabelValues(binding, reason).Inc()
 }
 
 // Handler serves the metrics in the Prometheus text format.

@@ -37,3 +37,40 @@ func File(name string) []byte {
 	}
 	return b
 }
+
+// Bindings are the names of the three bindings of §6, as a query's delivery.binding names them.
+const (
+	BindingHTTPS = "https"
+	BindingMCP   = "mcp"
+	BindingA2A   = "a2a"
+)
+
+// The pinned wire constants of §6: where a collector serves each binding and the delivery.operation a query for it
+// names. They live here, beside the schemas, because other implementations and interop suites depend on them;
+// each binding package reads its own and nothing else hard-codes them.
+const (
+	// HTTPSPath is the HTTPS binding's endpoint: POST a QueryResponse, get a QueryReceipt.
+	HTTPSPath = "/aqp/v1/responses"
+	// MCPPath is the MCP binding's streamable HTTP endpoint.
+	MCPPath = "/mcp"
+	// MCPOperation is the MCP tool a respondent calls with the QueryResponse as its arguments.
+	MCPOperation = "aqp_submit_response"
+	// A2APath is the A2A binding's JSON-RPC endpoint.
+	A2APath = "/a2a"
+	// A2AOperation is the A2A method a respondent sends the QueryResponse with.
+	A2AOperation = "message/send"
+	// A2AAgentCardPath is where the A2A binding serves its agent card.
+	A2AAgentCardPath = "/.well-known/agent-card.json"
+)
+
+// The pinned carriage keys of §6: how a query travels to a respondent on each binding.
+const (
+	// QueryHeader is the HTTPS response header carrying one query: base64url (no padding) of its compact JSON.
+	QueryHeader = "AQP-Query"
+	// MCPQueriesMetaKey is the _meta key of an MCP tool result carrying an array of QueryRequest.
+	MCPQueriesMetaKey = "com.agentqueryprotocol/queries"
+	// A2AQueriesMetadataKey is the metadata key of an A2A Message or Task carrying an array of QueryRequest.
+	A2AQueriesMetadataKey = "https://agentqueryprotocol.com/specification/" + ProtocolVersion + "/a2a/queries"
+	// A2AExtension is the extension URI an A2A agent card declares.
+	A2AExtension = "https://agentqueryprotocol.com/specification/" + ProtocolVersion + "/a2a"
+)

@@ -16,6 +16,7 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
 	"github.com/agentqueryprotocol/aqp-go/internal/workload"
+	"github.com/agentqueryprotocol/aqp-go/service"
 	"github.com/agentqueryprotocol/aqp-go/store/memory"
 	"github.com/agentqueryprotocol/aqp-go/store/sqlite"
 )
@@ -72,12 +73,13 @@ func BenchmarkSubmission(b *testing.B) {
 			defer store.Close()
 			ts := httptest.NewUnstartedServer(nil)
 			url := "http://" + ts.Listener.Addr().String()
-			c := benchCollector(b, store, url)
-			s, err := https.New(https.Config{Collector: c, PublicURL: url, AdminToken: "bench"})
+			svc, err := service.New(service.Config{Collector: collector.Config{Store: store, PublicURL: url, RateLimit: collector.RateLimit{Disabled: true}},
+				Bindings: []service.Binding{https.Binding{}}, AdminToken: "bench"})
 			if err != nil {
 				b.Fatal(err)
 			}
-			ts.Config.Handler = s.Handler(nil)
+			c := svc.Collector()
+			ts.Config.Handler = svc.Handler()
 			ts.Start()
 			defer ts.Close()
 			runHTTP(b, ts.Client(), issueN(b, c, b.N))
@@ -91,7 +93,8 @@ type job struct {
 }
 
 func benchCollector(b *testing.B, s collector.Store, url string) *collector.Collector {
-	c, err := collector.New(collector.Config{Store: s, PublicURL: url, RateLimit: collector.RateLimit{Disabled: true}})
+	c, err := collector.New(collector.Config{Store: s, PublicURL: url, RateLimit: collector.RateLimit{Disabled: true},
+		Endpoints: []collector.Endpoint{https.Endpoint()}})
 	if err != nil {
 		b.Fatal(err)
 	}

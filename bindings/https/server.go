@@ -1,98 +1,71 @@
-// Package https is AQP's HTTPS binding and the rest of a collector's HTTP service surface (admin API, discovery,
-// schemas, health, metrics), implemented on the server interface generated from spec/openapi.yaml. It maps
-// collector outcomes onto HTTP — status codes, headers, problem documents — and nothing more: every protocol
-// decision is the collector's.
+// Package https is AQP's HTTPS binding (§6): a respondent POSTs a QueryResponse to /aqp/v1/responses with the
+// query's capability as its bearer token and gets the QueryReceipt back as the body, with a status code from one
+// table (codes.go). The server maps the wire to a collector.Submitter and back, and decides nothing itself;
+// client.go delivers responses for a respondent; carriage.go carries queries to respondents in the AQP-Query
+// header. The rest of a collector's HTTP surface (admin API, discovery, health, metrics) is package service's.
 package https
 
 import (
-	"crypto/sha256"
-	"crypto/subtle"
-	"errors"
-	"log/slog"
 	"net/http"
-	"strings"
 
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
-	"github.com/agentqueryprotocol/aqp-go/gen/api"
-	"github.com/agentqueryprotocol/aqp-go/metrics"
+	"github.com/agentqueryprotocol/aqp-go/internal/httpio"
+	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
-// Config is what the HTTPS binding serves.
-type Config struct {
-	// Collector decides submissions and issues queries.
-	Collector *collector.Collector
-	// PublicURL is the base URL clients reach this server at (discovery and schema URLs are built from it).
-	PublicURL string
-	// AdminToken guards the admin API; only its hash is kept.
-	AdminToken string
-	// Metrics counts receipts; nil makes a fresh set.
-	Metrics *metrics.Metrics
-	// Logger receives request failures; default slog.Default().
-	Logger *slog.Logger
-	// Bindings lists the bindings this server exposes, for discovery; default just https.
-	Bindings []string
+// Name is the binding's name, as a query's delivery.binding spells it.
+const Name = spec.BindingHTTPS
+
+// Endpoint is what the HTTPS binding serves: POST /aqp/v1/responses, no delivery.operation.
+func Endpoint() collector.Endpoint {
+	return collector.Endpoint{Binding: Name, Path: spec.HTTPSPath}
 }
 
-// Server implements api.ServerInterface.
+// Binding is the HTTPS binding as a service composes it: it declares its Endpoint and builds its handler over the
+// Submitter the service gives it.
+type Binding struct{}
+
+// Endpoint implements the service's binding contract.
+func (Binding) Endpoint() collector.Endpoint { return Endpoint() }
+
+// Handler implements the service's binding contract: the server for sub.
+func (Binding) Handler(sub collector.Submitter) http.Handler { return NewServer(sub) }
+
+// Server is the HTTPS binding's endpoint over a Submitter.
 type Server struct {
-	c         *collector.Collector
-	publicURL string
-	adminHash [32]byte
-	metrics   *metrics.Metrics
-	log       *slog.Logger
-	bindings  []string
+	sub collector.Submitter
 }
 
-var _ api.ServerInterface = (*Server)(nil)
+// NewServer returns the binding's endpoint handler; it answers at whatever path it is mounted (spec.HTTPSPath in
+// a collector).
+func NewServer(sub collector.Submitter) *Server { return &Server{sub: sub} }
 
-// New builds the binding's server.
-func New(cfg Config) (*Server, error) {
-	if cfg.Collector == nil {
-		return nil, errors.New("https: Config.Collector is required")
-	}
-	if cfg.AdminToken == "" {
-		return nil, errors.New("https: Config.AdminToken is required")
-	}
-	s := &Server{c: cfg.Collector, publicURL: strings.TrimSuffix(cfg.PublicURL, "/"), adminHash: sha256.Sum256([]byte(cfg.AdminToken)),
-		metrics: cfg.Metrics, log: cfg.Logger, bindings: cfg.Bindings}
-	if s.metrics == nil {
-		s.metrics = metrics.New()
-	}
-	if s.log == nil {
-		s.log = slog.Default()
-	}
-	if len(s.bindings) == 0 {
-		s.bindings = []string{"https"}
-	}
-	return s, nil
+// wireRejecter is implemented by Submitters that count requests refused before they became a Submission (the
+// service's observer does), so that every refusal shows in the metrics without the binding knowing of them.
+type wireRejecter interface {
+	WireRejected(binding, reason string)
 }
 
-// Handler routes the service surface (every path of spec/openapi.yaml but the JSON-RPC ones) on mux, or on a
-// new mux when mux is nil. Other bindings add their own paths to the same mux.
-func (s *Server) Handler(mux *http.ServeMux) http.Handler {
-	if mux == nil {
-		mux = http.NewServeMux()
+// ServeHTTP takes POST with a JSON body: the body is the QueryResponse, the capability the bearer token.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		httpio.WriteProblem(w, http.StatusMethodNotAllowed, "Method not allowed", "submit a QueryResponse with POST", nil)
+		s.rejected("method")
+		return
 	}
-	return api.HandlerWithOptions(s, api.StdHTTPServerOptions{
-		BaseRouter: mux,
-		ErrorHandlerFunc: func(w http.ResponseWriter, r *http.Request, err error) {
-			writeProblem(w, http.StatusBadRequest, "Bad request parameter", err.Error(), nil)
-		},
-	})
+	body, berr := httpio.ReadJSONBody(w, r)
+	if berr != nil {
+		s.rejected(berr.Reason)
+		return
+	}
+	out := s.sub.Submit(r.Context(), collector.Submission{Body: body, Authorization: r.Header.Get("Authorization"),
+		Binding: Name, Client: httpio.ClientAddress(r)})
+	WriteOutcome(w, out)
 }
 
-// Metrics returns the metrics the server records into, for other bindings to share.
-func (s *Server) Metrics() *metrics.Metrics { return s.metrics }
-
-// authorizedAdmin checks the admin bearer token in constant time.
-func (s *Server) authorizedAdmin(w http.ResponseWriter, r *http.Request) bool {
-	token := strings.TrimSpace(r.Header.Get("Authorization"))
-	scheme, tok, ok := strings.Cut(token, " ")
-	h := sha256.Sum256([]byte(strings.TrimSpace(tok)))
-	if !ok || !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare(h[:], s.adminHash[:]) != 1 {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="aqp-admin"`)
-		writeProblem(w, http.StatusUnauthorized, "Unauthorized", "the admin API needs Authorization: Bearer <admin token> (AQP_ADMIN_TOKEN)", nil)
-		return false
+func (s *Server) rejected(reason string) {
+	if o, ok := s.sub.(wireRejecter); ok {
+		o.WireRejected(Name, reason)
 	}
-	return true
 }

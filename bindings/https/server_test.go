@@ -12,7 +12,7 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
-	"github.com/agentqueryprotocol/aqp-go/spec"
+	"github.com/agentqueryprotocol/aqp-go/service"
 	"github.com/agentqueryprotocol/aqp-go/store/memory"
 )
 
@@ -27,15 +27,12 @@ func newServerOn(t *testing.T, store collector.Store) *httptest.Server {
 	t.Helper()
 	ts := httptest.NewUnstartedServer(nil)
 	url := "http://" + ts.Listener.Addr().String()
-	c, err := collector.New(collector.Config{Store: store, PublicURL: url})
+	svc, err := service.New(service.Config{Collector: collector.Config{Store: store, PublicURL: url},
+		Bindings: []service.Binding{https.Binding{}}, AdminToken: adminToken})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := https.New(https.Config{Collector: c, PublicURL: url, AdminToken: adminToken})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts.Config.Handler = s.Handler(nil)
+	ts.Config.Handler = svc.Handler()
 	ts.Start()
 	t.Cleanup(ts.Close)
 	return ts
@@ -131,136 +128,5 @@ func TestUnauthorizedCarriesWWWAuthenticate(t *testing.T) {
 	}
 	if errs := core.Validate(core.KindReceipt, body); len(errs) > 0 {
 		t.Fatal(errs)
-	}
-}
-
-func TestAdminNeedsToken(t *testing.T) {
-	ts := newServer(t)
-	for _, auth := range []string{"", "Bearer wrong", "Basic " + adminToken, adminToken} {
-		resp, _ := do(t, "POST", ts.URL+"/admin/v1/queries", "application/json", auth, []byte(draft))
-		if resp.StatusCode != 401 {
-			t.Errorf("auth %q: %d, want 401", auth, resp.StatusCode)
-		}
-		resp, _ = do(t, "GET", ts.URL+"/admin/v1/queries", "", auth, nil)
-		if resp.StatusCode != 401 {
-			t.Errorf("list with auth %q: %d, want 401", auth, resp.StatusCode)
-		}
-	}
-}
-
-func TestInvalidDraftIsProblemWithPointers(t *testing.T) {
-	ts := newServer(t)
-	bad := strings.Replace(draft, `"timing":"immediate"`, `"timing":"soon","queryId":"x","ttlSeconds":0`, 1)
-	resp, body := do(t, "POST", ts.URL+"/admin/v1/queries", "application/json", "Bearer "+adminToken, []byte(bad))
-	if resp.StatusCode != 400 {
-		t.Fatalf("%d %s", resp.StatusCode, body)
-	}
-	for _, want := range []string{`"pointer":"/queryId"`, `"pointer":"/ttlSeconds"`} {
-		if !strings.Contains(string(body), want) {
-			t.Errorf("problem lacks %s: %s", want, body)
-		}
-	}
-}
-
-func TestQueryStateAndListing(t *testing.T) {
-	ts := newServer(t)
-	endpoint, auth, q := issue(t, ts)
-	_, _, q2 := issue(t, ts)
-	if resp, body := do(t, "POST", endpoint, "application/json", auth, responseFor(q)); resp.StatusCode != 200 {
-		t.Fatalf("%d %s", resp.StatusCode, body)
-	}
-	resp, body := do(t, "GET", ts.URL+"/admin/v1/queries/"+q, "", "Bearer "+adminToken, nil)
-	var st struct {
-		State    string
-		Response json.RawMessage
-		Receipt  json.RawMessage
-	}
-	var compact bytes.Buffer
-	_ = json.Compact(&compact, responseFor(q))
-	if err := json.Unmarshal(body, &st); err != nil || resp.StatusCode != 200 || st.State != "answered" || !bytes.Equal(st.Response, compact.Bytes()) {
-		t.Fatalf("state: %d %s", resp.StatusCode, body)
-	}
-	if _, body := do(t, "GET", ts.URL+"/metrics", "", "", nil); !strings.Contains(string(body), `aqp_receipts_total{binding="https",code="",duplicate="false",status="accepted"} 1`) {
-		t.Errorf("metrics do not count the accepted receipt:\n%s", body)
-	}
-	if resp, body := do(t, "GET", ts.URL+"/admin/v1/queries?limit=500", "", "Bearer "+adminToken, nil); resp.StatusCode != 200 {
-		t.Fatalf("the largest page: %d %s", resp.StatusCode, body)
-	}
-	for _, bad := range []string{"limit=0", "limit=501", "state=done", "cursor=nope"} {
-		if resp, body := do(t, "GET", ts.URL+"/admin/v1/queries?"+bad, "", "Bearer "+adminToken, nil); resp.StatusCode != 400 {
-			t.Errorf("%s: %d %s, want 400", bad, resp.StatusCode, body)
-		}
-	}
-	for state, want := range map[string][]string{"answered": {q}, "open": {q2}, "": {q2, q}} {
-		url := ts.URL + "/admin/v1/queries?limit=1"
-		if state != "" {
-			url += "&state=" + state
-		}
-		var got []string
-		for url != "" {
-			resp, body := do(t, "GET", url, "", "Bearer "+adminToken, nil)
-			var page struct {
-				Items      []struct{ QueryID string }
-				NextCursor string
-			}
-			if err := json.Unmarshal(body, &page); err != nil || resp.StatusCode != 200 {
-				t.Fatalf("list: %d %s", resp.StatusCode, body)
-			}
-			for _, it := range page.Items {
-				got = append(got, it.QueryID)
-			}
-			url = ""
-			if page.NextCursor != "" {
-				url = ts.URL + "/admin/v1/queries?limit=1&cursor=" + page.NextCursor
-				if state != "" {
-					url += "&state=" + state
-				}
-			}
-		}
-		if strings.Join(got, ",") != strings.Join(want, ",") {
-			t.Errorf("state %q: got %v, want %v", state, got, want)
-		}
-	}
-	if resp, _ := do(t, "GET", ts.URL+"/admin/v1/queries/0198c7d0-2180-7729-b005-d33c99fc7400", "", "Bearer "+adminToken, nil); resp.StatusCode != 404 {
-		t.Errorf("unknown query: %d", resp.StatusCode)
-	}
-}
-
-func TestDiscoveryAndSchemas(t *testing.T) {
-	ts := newServer(t)
-	resp, body := do(t, "GET", ts.URL+"/.well-known/aqp", "", "", nil)
-	if resp.StatusCode != 200 || !strings.Contains(string(body), ts.URL+"/aqp/v1/responses") {
-		t.Fatalf("discovery: %d %s", resp.StatusCode, body)
-	}
-	for _, f := range spec.SchemaFiles {
-		resp, body := do(t, "GET", ts.URL+spec.SchemaPath+f, "", "", nil)
-		if resp.StatusCode != 200 || !bytes.Equal(body, spec.File(f)) {
-			t.Errorf("%s: %d, byte-identical %v", f, resp.StatusCode, bytes.Equal(body, spec.File(f)))
-		}
-	}
-	if resp, _ := do(t, "GET", ts.URL+spec.SchemaPath+"nope.json", "", "", nil); resp.StatusCode != 400 && resp.StatusCode != 404 {
-		t.Errorf("unknown schema: %d", resp.StatusCode)
-	}
-	for path, want := range map[string]string{"/healthz": "ok", "/readyz": "ready", "/openapi.yaml": "openapi: 3.0.3", "/metrics": "go_goroutines"} {
-		resp, body := do(t, "GET", ts.URL+path, "", "", nil)
-		if resp.StatusCode != 200 || !strings.Contains(string(body), want) {
-			t.Errorf("%s: %d %.80s", path, resp.StatusCode, body)
-		}
-	}
-}
-
-func TestReadyzFollowsTheStore(t *testing.T) {
-	store := memory.New()
-	ts := newServerOn(t, store)
-	if resp, _ := do(t, "GET", ts.URL+"/readyz", "", "", nil); resp.StatusCode != 200 {
-		t.Fatalf("ready: %d", resp.StatusCode)
-	}
-	_ = store.Close()
-	resp, body := do(t, "GET", ts.URL+"/readyz", "", "", nil)
-	if resp.StatusCode != 503 || !strings.Contains(string(body), "store unavailable") {
-		t.Fatalf("store closed: %d %s", resp.StatusCode, body)
-	}
-	if resp, _ := do(t, "GET", ts.URL+"/healthz", "", "", nil); resp.StatusCode != 200 {
-		t.Fatalf("healthz follows the process, not the store: %d", resp.StatusCode)
 	}
 }

@@ -27,6 +27,7 @@ import (
 
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
+	"github.com/agentqueryprotocol/aqp-go/service"
 	"github.com/agentqueryprotocol/aqp-go/internal/workload"
 	"github.com/agentqueryprotocol/aqp-go/store/memory"
 	"github.com/agentqueryprotocol/aqp-go/store/sqlite"
@@ -269,15 +270,16 @@ func collectorSetup(open func() (collector.Store, func() (int, error), error)) s
 			return nil, nil, nil, err
 		}
 		url := "http://" + ln.Addr().String()
-		c, err := collector.New(collector.Config{Store: store, PublicURL: url, RateLimit: collector.RateLimit{Disabled: true}})
+		svc, err := service.New(service.Config{
+			Collector:  collector.Config{Store: store, PublicURL: url, RateLimit: collector.RateLimit{Disabled: true}},
+			Bindings:   []service.Binding{https.Binding{}},
+			AdminToken: "load",
+		})
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		srv, err := https.New(https.Config{Collector: c, PublicURL: url, AdminToken: "load"})
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		hs := &http.Server{Handler: srv.Handler(nil)}
+		c := svc.Collector()
+		hs := &http.Server{Handler: svc.Handler()}
 		go func() { _ = hs.Serve(ln) }()
 		stop := func() { _ = hs.Close(); _ = store.Close() }
 		jobs := make([]job, n)

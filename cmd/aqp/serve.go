@@ -20,6 +20,7 @@ import (
 
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
+	"github.com/agentqueryprotocol/aqp-go/service"
 	"github.com/agentqueryprotocol/aqp-go/store/postgres"
 	"github.com/agentqueryprotocol/aqp-go/store/sqlite"
 )
@@ -97,15 +98,15 @@ func serve(ctx context.Context, o serveOptions, stdout io.Writer, log *slog.Logg
 		publicURL = "http://" + ln.Addr().String()
 	}
 	rl := collector.RateLimit{PerSecond: o.rateLimit, Burst: int(2 * o.rateLimit), Disabled: o.rateLimit <= 0}
-	c, err := collector.New(collector.Config{Store: store, PublicURL: publicURL, Rules: rules, Logger: log, RateLimit: rl})
+	svc, err := service.New(service.Config{
+		Collector:  collector.Config{Store: store, PublicURL: publicURL, Rules: rules, Logger: log, RateLimit: rl},
+		Bindings:   []service.Binding{https.Binding{}},
+		AdminToken: token, Logger: log,
+	})
 	if err != nil {
 		return err
 	}
-	srv, err := https.New(https.Config{Collector: c, PublicURL: publicURL, AdminToken: token, Logger: log})
-	if err != nil {
-		return err
-	}
-	hs := &http.Server{Handler: srv.Handler(nil), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+	hs := &http.Server{Handler: svc.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: 64 << 10}
 	log.Info("aqp collector listening", "addr", ln.Addr().String(), "public_url", publicURL, "store", desc)
 	errc := make(chan error, 1)

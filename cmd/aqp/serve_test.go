@@ -329,10 +329,10 @@ func TestQueryCreateDraftAndErrors(t *testing.T) {
 	draftFile := filepath.Join(dir, "draft.json")
 	_ = os.WriteFile(draftFile, []byte(`{"type":"approval","subject":{"kind":"task","id":"deploy-42"},"prompt":"Approve the deploy?",
   "timing":"immediate","consentMode":"ask_once","consentScope":"deploys:prod","response":{"format":"boolean"},"ttlSeconds":600}`), 0o600)
-	q := queryCreate(t, p.url, "drafts", "--draft", draftFile, "--binding", "mcp", "--respondent", "human")
+	q := queryCreate(t, p.url, "drafts", "--draft", draftFile, "--binding", "https", "--respondent", "human")
 	d := q["delivery"].(map[string]any)
-	if q["type"] != "approval" || q["requestedRespondent"] != "human" || d["binding"] != "mcp" || d["operation"] != "aqp_submit_response" ||
-		d["endpoint"] != p.url+"/mcp" {
+	if q["type"] != "approval" || q["requestedRespondent"] != "human" || d["binding"] != "https" || d["operation"] != nil ||
+		d["endpoint"] != p.url+"/aqp/v1/responses" {
 		t.Fatalf("draft not honoured: %v", q)
 	}
 	exp, _ := core.ParseDateTime(q["expiresAt"].(string))
@@ -349,6 +349,7 @@ func TestQueryCreateDraftAndErrors(t *testing.T) {
 		{"drafts", []string{"--prompt", "p", "--subject-kind", "task", "--subject-id", "t", "--ttl", "48h"}, "/ttlSeconds"},
 		{"drafts", []string{"--prompt", "p", "--subject-kind", "session", "--format", "choice"}, "/response/choices"},
 		{"wrong", []string{"--draft", draftFile}, "401 Unauthorized"},
+		{"drafts", []string{"--draft", draftFile, "--binding", "a2a"}, "does not serve the a2a binding"},
 	} {
 		cmd := exec.Command(aqpBinary(t), append([]string{"query", "create", "--server", p.url}, c.args...)...)
 		cmd.Env = append(os.Environ(), "AQP_ADMIN_TOKEN="+c.token)

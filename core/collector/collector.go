@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -27,6 +28,10 @@ type Config struct {
 	Store Store
 	// PublicURL is the base URL respondents reach this collector at; delivery.endpoint is built from it.
 	PublicURL string
+	// Endpoints are the bindings this collector serves, as each binding declares them (at least one). A draft or
+	// a continuation rule that names another binding is refused, so no query ever names an endpoint nobody
+	// answers at.
+	Endpoints []Endpoint
 	// Rules are the continuation rules; nil issues no follow-ups.
 	Rules *Rules
 	// Clock returns the current time; default time.Now. Times are truncated to milliseconds.
@@ -49,6 +54,7 @@ type Config struct {
 type Collector struct {
 	store     Store
 	publicURL string
+	endpoints endpointSet
 	rules     *Rules
 	clock     func() time.Time
 	newID     func() (string, error)
@@ -70,9 +76,17 @@ func New(cfg Config) (*Collector, error) {
 	if cfg.PublicURL == "" {
 		return nil, errors.New("collector: Config.PublicURL is required")
 	}
+	endpoints, err := newEndpointSet(cfg.Endpoints)
+	if err != nil {
+		return nil, err
+	}
+	if err := cfg.Rules.checkBindings(endpoints); err != nil {
+		return nil, err
+	}
 	c := &Collector{
 		store:     cfg.Store,
 		publicURL: cfg.PublicURL,
+		endpoints: endpoints,
 		rules:     cfg.Rules,
 		clock:     cfg.Clock,
 		newID:     cfg.NewID,
@@ -158,7 +172,7 @@ func (c *Collector) Issue(ctx context.Context, draftJSON []byte) ([]byte, error)
 		return nil, err
 	}
 	now := c.now()
-	req, errs := completeDraft(draft, draftDefaults{binding: "https", now: now, queryID: id, endpoint: c.publicURL, capability: capability})
+	req, errs := completeDraft(draft, draftDefaults{endpoints: c.endpoints, binding: c.endpoints.defaultBinding(), now: now, queryID: id, endpoint: c.publicURL, capability: capability})
 	if len(errs) > 0 {
 		return nil, &IssueError{Errors: errs}
 	}
@@ -208,6 +222,15 @@ func (c *Collector) List(ctx context.Context, state State, after string, limit i
 	return out, next, nil
 }
 
+// Endpoints returns the bindings the collector serves, in the pinned order (https, mcp, a2a).
+func (c *Collector) Endpoints() []Endpoint {
+	out := make([]Endpoint, 0, len(c.endpoints))
+	for _, b := range c.endpoints.names() {
+		out = append(out, c.endpoints[b])
+	}
+	return out
+}
+
 // Ready reports whether the store is usable.
 func (c *Collector) Ready(ctx context.Context) error { return c.store.Ping(ctx) }
 
@@ -218,4 +241,26 @@ func mustTime(v any) time.Time {
 		panic("collector: a request the collector completed has an invalid expiresAt: " + s)
 	}
 	return t.UTC()
+}
+
+// newEndpointSet checks the endpoints a collector is given: at least one, each a pinned binding with a path, each
+// binding once.
+func newEndpointSet(eps []Endpoint) (endpointSet, error) {
+	if len(eps) == 0 {
+		return nil, errors.New("collector: Config.Endpoints is required: the bindings this collector serves")
+	}
+	set := endpointSet{}
+	for _, e := range eps {
+		switch {
+		case !slices.Contains(pinnedBindings, e.Binding):
+			return nil, fmt.Errorf("collector: endpoint binding %q: must be one of %s", e.Binding, strings.Join(pinnedBindings, ", "))
+		case !strings.HasPrefix(e.Path, "/"):
+			return nil, fmt.Errorf("collector: endpoint of binding %s: path %q must start with /", e.Binding, e.Path)
+		}
+		if _, dup := set[e.Binding]; dup {
+			return nil, fmt.Errorf("collector: binding %s is given two endpoints", e.Binding)
+		}
+		set[e.Binding] = e
+	}
+	return set, nil
 }

@@ -28,6 +28,7 @@ func newFixture(t *testing.T, rules string) *fixture {
 	cfg := collector.Config{
 		Store:     memory.New(),
 		PublicURL: "https://collector.example",
+		Endpoints: []collector.Endpoint{{Binding: "https", Path: "/aqp/v1/responses"}, {Binding: "mcp", Path: "/mcp", Operation: "aqp_submit_response"}},
 		Clock:     func() time.Time { return f.now },
 		NewID: func() (string, error) {
 			mu.Lock()
@@ -96,7 +97,7 @@ func TestSubmitLifecycle(t *testing.T) {
 		name string
 		body []byte
 		auth string
-		code string
+		code core.Code
 	}{
 		{"missing capability", response(q, r1, `"partly"`), "", "unauthorized"},
 		{"another query's capability", response(q, r1, `"partly"`), otherAuth, "unauthorized"},

@@ -3,6 +3,7 @@ package collector
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -11,17 +12,30 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
-// Bindings a collector names its own endpoint for, with the endpoint path and delivery.operation of each (§6).
-var bindingEndpoints = map[string]struct{ path, operation string }{
-	"https": {"/aqp/v1/responses", ""},
-	"mcp":   {"/mcp", "aqp_submit_response"},
-	"a2a":   {"/a2a", "message/send"},
+// pinnedBindings are the bindings a draft may name (§5); which of them a collector issues queries for is what its
+// Config.Endpoints serve.
+var pinnedBindings = []string{spec.BindingHTTPS, spec.BindingMCP, spec.BindingA2A}
+
+// endpointSet is the bindings a collector serves, by name.
+type endpointSet map[string]Endpoint
+
+// names lists the served bindings in the pinned order, for messages.
+func (es endpointSet) names() []string {
+	var out []string
+	for _, b := range pinnedBindings {
+		if _, ok := es[b]; ok {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
-// BindingEndpoint returns the path a collector serves binding at and the delivery.operation a query for it names.
-func BindingEndpoint(binding string) (path, operation string, ok bool) {
-	e, ok := bindingEndpoints[binding]
-	return e.path, e.operation, ok
+// defaultBinding is the binding a draft that names none is issued for: https when served, else the first served.
+func (es endpointSet) defaultBinding() string {
+	if _, ok := es[spec.BindingHTTPS]; ok {
+		return spec.BindingHTTPS
+	}
+	return es.names()[0]
 }
 
 // Draft limits (§5).
@@ -38,8 +52,9 @@ var sampleTime = time.Date(2026, 7, 30, 0, 0, 0, 0, time.UTC)
 
 // draftDefaults is what completing a draft needs besides the draft.
 type draftDefaults struct {
-	binding    string    // used when the draft names none
-	now        time.Time // issue time
+	endpoints  endpointSet // the bindings served; a draft may name only these
+	binding    string      // used when the draft names none
+	now        time.Time   // issue time
 	queryID    string
 	endpoint   string // the collector's public base URL
 	capability string
@@ -65,8 +80,11 @@ func completeDraft(draft map[string]any, d draftDefaults) (map[string]any, core.
 	binding := d.binding
 	if v, ok := draft["binding"]; ok {
 		s, _ := v.(string)
-		if _, known := bindingEndpoints[s]; !known {
+		switch _, served := d.endpoints[s]; {
+		case !slices.Contains(pinnedBindings, s):
 			fail("/binding", "enum", "must be one of \"https\", \"mcp\", \"a2a\", got %s", strconv.Quote(fmt.Sprint(v)))
+		case !served:
+			fail("/binding", "binding", "this collector does not serve the %s binding; it serves %s", s, strings.Join(d.endpoints.names(), ", "))
 		}
 		binding = s
 	}
@@ -94,10 +112,11 @@ func completeDraft(draft map[string]any, d draftDefaults) (map[string]any, core.
 			req[k] = v
 		}
 	}
-	path, op, _ := BindingEndpoint(binding)
+	ep := d.endpoints[binding]
+	op := ep.Operation
 	delivery := map[string]any{
 		"binding":       binding,
-		"endpoint":      strings.TrimSuffix(d.endpoint, "/") + path,
+		"endpoint":      strings.TrimSuffix(d.endpoint, "/") + ep.Path,
 		"authorization": "Bearer " + d.capability,
 	}
 	if op != "" {

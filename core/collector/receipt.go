@@ -37,22 +37,22 @@ func (r receiptFor) accepted(continuation map[string]any) []byte {
 }
 
 // reject is a non-retryable rejection.
-func (r receiptFor) reject(code, pointer, message string) Outcome {
+func (r receiptFor) reject(code core.Code, pointer, message string) Outcome {
 	m := r.base("rejected", false)
 	m["error"] = errorMember(code, pointer, message)
 	return Outcome{Receipt: core.CanonicalJSON(m), Code: code}
 }
 
 // retryable is a retryable rejection (rate_limited, unavailable) with retryAfter seconds.
-func (r receiptFor) retryable(code, message string, retryAfter int) Outcome {
+func (r receiptFor) retryable(code core.Code, message string, retryAfter int) Outcome {
 	m := r.base("rejected", true)
 	m["error"] = errorMember(code, "", message)
 	m["retryAfter"] = retryAfter
 	return Outcome{Receipt: core.CanonicalJSON(m), Code: code, RetryAfter: retryAfter}
 }
 
-func errorMember(code, pointer, message string) map[string]any {
-	e := map[string]any{"code": code, "message": truncate(message, maxMessage)}
+func errorMember(code core.Code, pointer, message string) map[string]any {
+	e := map[string]any{"code": string(code), "message": truncate(message, maxMessage)}
 	if pointer != "" {
 		e["pointer"] = pointer
 	}

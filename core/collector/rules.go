@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/agentqueryprotocol/aqp-go/core"
+	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
 // Rules are the collector's continuation rules: when an accepted response matches a rule, the collector issues
@@ -103,12 +104,39 @@ func ParseRules(data []byte) (*Rules, error) {
 		rule.draft = draft
 		// Check the draft now by completing it as it would be completed for a sample response.
 		sample := withSubject(draft, "00000000-0000-7000-8000-000000000000")
-		if _, errs := completeDraft(sample, draftDefaults{binding: "https", now: sampleTime, queryID: "00000000-0000-7000-8000-000000000001",
+		if _, errs := completeDraft(sample, draftDefaults{endpoints: allEndpoints, binding: spec.BindingHTTPS, now: sampleTime, queryID: "00000000-0000-7000-8000-000000000001",
 			endpoint: "https://collector.invalid/", capability: "sample"}); len(errs) > 0 {
 			return nil, fmt.Errorf("%s: draft: %w", where, errs)
 		}
 	}
 	return &r, nil
+}
+
+// allEndpoints serves every pinned binding, for checking a rule's draft when it is loaded, before the collector
+// that will serve it is known; New then checks the rules' bindings against what it serves.
+var allEndpoints = endpointSet{
+	spec.BindingHTTPS: {Binding: spec.BindingHTTPS, Path: "/https"},
+	spec.BindingMCP:   {Binding: spec.BindingMCP, Path: "/mcp"},
+	spec.BindingA2A:   {Binding: spec.BindingA2A, Path: "/a2a"},
+}
+
+// checkBindings refuses rules whose draft names a binding the collector does not serve: their follow-up queries
+// would name an endpoint nobody answers at.
+func (r *Rules) checkBindings(served endpointSet) error {
+	if r == nil {
+		return nil
+	}
+	for i, rule := range r.Rules {
+		b, ok := rule.draft["binding"].(string)
+		if !ok {
+			continue
+		}
+		if _, ok := served[b]; !ok {
+			return fmt.Errorf("continuation rule %d (%q): draft names the %s binding, which this collector does not serve (it serves %s)",
+				i, rule.Name, b, strings.Join(served.names(), ", "))
+		}
+	}
+	return nil
 }
 
 // match returns the first rule that applies to an accepted answer to request, or nil.

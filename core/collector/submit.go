@@ -12,54 +12,8 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
-// Receipt error codes a collector rejects with (§4), beyond the paired-check codes it shares with core.
-const (
-	CodeInvalidResponse    = "invalid_response"
-	CodeUnsupportedVersion = "unsupported_version"
-	CodeUnknownQuery       = "unknown_query"
-	CodeUnauthorized       = "unauthorized"
-	CodeExpired            = "expired"
-	CodeAlreadyAnswered    = "already_answered"
-	CodeResponseIDConflict = "response_id_conflict"
-	CodeRateLimited        = "rate_limited"
-	CodeUnavailable        = "unavailable"
-)
-
 // maxMessage bounds a receipt's error.message (the receipt schema's maxLength, in code points).
 const maxMessage = 1000
-
-// Submission is one response as a binding received it.
-type Submission struct {
-	// Body is the QueryResponse JSON, as received.
-	Body []byte
-	// Authorization is the value of the HTTP Authorization header of the binding's request ("" when absent).
-	Authorization string
-}
-
-// Outcome is the collector's answer to a Submission: a receipt, or — when the body does not even name a queryId
-// and a responseId — a Problem.
-type Outcome struct {
-	// Receipt is the QueryReceipt JSON to return; nil when Problem is set.
-	Receipt []byte
-	// Accepted is true for an accepted receipt (new or a duplicate's).
-	Accepted bool
-	// Code is the receipt's error.code; "" when accepted.
-	Code string
-	// RetryAfter is the receipt's retryAfter in seconds; 0 when not retryable.
-	RetryAfter int
-	// Duplicate is true when Receipt is the stored receipt of an earlier, identical submission.
-	Duplicate bool
-	// Problem explains why no receipt could be formed.
-	Problem *Problem
-}
-
-// Problem is a submission no receipt can be formed for: no queryId and responseId can be read from it.
-type Problem struct {
-	// Detail says what the body lacks.
-	Detail string
-	// Errors are the body's decoding failures, when it is not JSON at all.
-	Errors core.Errors
-}
 
 // Submit decides one submission in the pinned order (§5): version; schema; query known; capability; an already
 // accepted response (duplicate: the stored receipt byte for byte; same responseId, other content:
@@ -87,10 +41,10 @@ func (c *Collector) Submit(ctx context.Context, s Submission) Outcome {
 	key := strings.ToLower(queryID)
 
 	if !c.limiter.allow(key, now) {
-		return r.retryable(CodeRateLimited, "too many submissions for this query; retry after the given number of seconds", c.limiter.retryAfter())
+		return r.retryable(core.CodeRateLimited, "too many submissions for this query; retry after the given number of seconds", c.limiter.retryAfter())
 	}
 	if v, ok := obj["protocolVersion"].(string); ok && v != spec.ProtocolVersion {
-		return r.reject(CodeUnsupportedVersion, "/protocolVersion",
+		return r.reject(core.CodeUnsupportedVersion, "/protocolVersion",
 			fmt.Sprintf("this collector speaks AQP %s; the response is %s", spec.ProtocolVersion, v))
 	}
 	resp := core.ParseDecoded(core.KindResponse, s.Body, value)
@@ -100,12 +54,12 @@ func (c *Collector) Submit(ctx context.Context, s Submission) Outcome {
 		if n := len(resp.Errors) - 1; n > 0 {
 			msg = fmt.Sprintf("%s (and %d more: %s)", msg, n, pointers(resp.Errors[1:]))
 		}
-		return r.reject(CodeInvalidResponse, first.Pointer, fmt.Sprintf("%s: %s [%s]", orRoot(first.Pointer), msg, first.Keyword))
+		return r.reject(core.CodeInvalidResponse, first.Pointer, fmt.Sprintf("%s: %s [%s]", orRoot(first.Pointer), msg, first.Keyword))
 	}
 	q, acc, err := c.store.LoadQuery(ctx, key)
 	switch {
 	case errors.Is(err, ErrNotFound):
-		return r.reject(CodeUnknownQuery, "/queryId", "this collector issued no query "+queryID)
+		return r.reject(core.CodeUnknownQuery, "/queryId", "this collector issued no query "+queryID)
 	case err != nil:
 		return c.unavailable(r, "loading the query", err)
 	}
@@ -115,20 +69,20 @@ func (c *Collector) Submit(ctx context.Context, s Submission) Outcome {
 		if s.Authorization != "" {
 			msg = "the capability is not this query's (a capability is good for one query only)"
 		}
-		return r.reject(CodeUnauthorized, "", msg)
+		return r.reject(core.CodeUnauthorized, "", msg)
 	}
 	if acc != nil {
 		return c.answerAccepted(ctx, r, acc, contentHash(resp.Value))
 	}
 	if now.After(q.ExpiresAt) {
-		return r.reject(CodeExpired, "", fmt.Sprintf("the query expired at %s", FormatTime(q.ExpiresAt)))
+		return r.reject(core.CodeExpired, "", fmt.Sprintf("the query expired at %s", FormatTime(q.ExpiresAt)))
 	}
 	reqDoc, err := c.requestDocument(q)
 	if err != nil {
 		return c.unavailable(r, "reading the stored query", err)
 	}
 	if errs := core.CheckResponse(reqDoc, resp); len(errs) > 0 {
-		return r.reject(string(errs[0].Code), errs[0].Pointer, errs[0].Message)
+		return r.reject(errs[0].Code, errs[0].Pointer, errs[0].Message)
 	}
 	return c.accept(ctx, r, reqDoc, resp)
 }
@@ -137,10 +91,10 @@ func (c *Collector) Submit(ctx context.Context, s Submission) Outcome {
 func (c *Collector) answerAccepted(ctx context.Context, r receiptFor, acc *Acceptance, hash []byte) Outcome {
 	switch {
 	case !strings.EqualFold(acc.ResponseID, r.responseID):
-		return r.reject(CodeAlreadyAnswered, "/responseId",
+		return r.reject(core.CodeAlreadyAnswered, "/responseId",
 			fmt.Sprintf("the query was already answered by response %s; a query accepts one response", acc.ResponseID))
 	case !bytes.Equal(acc.ContentHash, hash):
-		return r.reject(CodeResponseIDConflict, "/responseId",
+		return r.reject(core.CodeResponseIDConflict, "/responseId",
 			"a different response with this responseId was accepted; a changed response needs a new responseId")
 	}
 	receipt, err := c.revealReceipt(ctx, acc)
@@ -188,16 +142,17 @@ func (c *Collector) continuation(ctx context.Context, rule *Rule, reqDoc *core.D
 	if err != nil {
 		return nil, nil, err
 	}
-	binding := "https"
+	// The follow-up goes over the answered query's binding while this collector serves it (D-rules), else the default.
+	binding := c.endpoints.defaultBinding()
 	if d, ok := reqDoc.Object()["delivery"].(map[string]any); ok {
 		if b, ok := d["binding"].(string); ok {
-			if _, known := bindingEndpoints[b]; known {
+			if _, served := c.endpoints[b]; served {
 				binding = b
 			}
 		}
 	}
 	draft := withSubject(rule.draft, r.responseID)
-	req, errs := completeDraft(draft, draftDefaults{binding: binding, now: r.receivedAt, queryID: id, endpoint: c.publicURL,
+	req, errs := completeDraft(draft, draftDefaults{endpoints: c.endpoints, binding: binding, now: r.receivedAt, queryID: id, endpoint: c.publicURL,
 		capability: capabilityMarker})
 	if len(errs) > 0 {
 		return nil, nil, fmt.Errorf("continuation rule %q: %w", rule.Name, errs)
@@ -232,7 +187,7 @@ func (c *Collector) revealReceipt(ctx context.Context, acc *Acceptance) ([]byte,
 
 func (c *Collector) unavailable(r receiptFor, doing string, err error) Outcome {
 	c.log.Error("collector: store failure", "doing", doing, "queryId", r.queryID, "responseId", r.responseID, "err", err)
-	return r.retryable(CodeUnavailable, "the collector cannot decide right now ("+doing+" failed); retry the same response", c.retry)
+	return r.retryable(core.CodeUnavailable, "the collector cannot decide right now ("+doing+" failed); retry the same response", c.retry)
 }
 
 // requestDocument returns the parsed stored request of q, from a cache: requests never change. The request was

@@ -6,11 +6,12 @@ import (
 	"net/http"
 
 	"github.com/agentqueryprotocol/aqp-go/core"
+	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
 // QueryHeader is the response header that carries a query to a respondent over HTTPS (§6): the base64url
 // encoding, without padding, of the QueryRequest's compact JSON, one header line per query.
-const QueryHeader = "AQP-Query"
+const QueryHeader = spec.QueryHeader
 
 // AttachQuery adds a query to an HTTP response's headers, for an application that asks its caller a question
 // about the request it is answering. The request must be valid: a respondent would drop an invalid one.

@@ -1,24 +1,21 @@
-package https
+package service
 
 import (
 	"encoding/json"
 	"net/http"
 
-	"github.com/agentqueryprotocol/aqp-go/core/collector"
 	"github.com/agentqueryprotocol/aqp-go/gen/api"
+	"github.com/agentqueryprotocol/aqp-go/internal/httpio"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
 // GetDiscovery is GET /.well-known/aqp: what this collector speaks and where.
-func (s *Server) GetDiscovery(w http.ResponseWriter, r *http.Request) {
+func (s *Service) GetDiscovery(w http.ResponseWriter, r *http.Request) {
 	d := api.Discovery{Versions: []string{spec.ProtocolVersion}, Schemas: map[string]string{}}
-	for _, b := range s.bindings {
-		path, op, ok := collector.BindingEndpoint(b)
-		if !ok {
-			continue
-		}
-		db := api.DiscoveryBinding{Binding: api.DiscoveryBindingBinding(b), Endpoint: s.publicURL + path}
-		if op != "" {
+	for _, e := range s.c.Endpoints() {
+		db := api.DiscoveryBinding{Binding: api.DiscoveryBindingBinding(e.Binding), Endpoint: s.publicURL + e.Path}
+		if e.Operation != "" {
+			op := e.Operation
 			db.Operation = &op
 		}
 		d.Bindings = append(d.Bindings, db)
@@ -31,14 +28,14 @@ func (s *Server) GetDiscovery(w http.ResponseWriter, r *http.Request) {
 	openapi := s.publicURL + "/openapi.yaml"
 	d.Openapi = &openapi
 	b, _ := json.Marshal(d)
-	writeJSON(w, http.StatusOK, b)
+	httpio.WriteJSON(w, http.StatusOK, b)
 }
 
 // GetSchema serves a schema at the path of its $id, byte for byte as in spec/.
-func (s *Server) GetSchema(w http.ResponseWriter, r *http.Request, file api.GetSchemaParamsSchemaFile) {
+func (s *Service) GetSchema(w http.ResponseWriter, r *http.Request, file api.GetSchemaParamsSchemaFile) {
 	b, err := spec.FS.ReadFile(string(file))
 	if err != nil || !isSchemaFile(string(file)) {
-		writeProblem(w, http.StatusNotFound, "Unknown schema", "schemas: "+spec.RequestSchema+", "+spec.ResponseSchema+", "+spec.ReceiptSchema+", "+spec.SubjectSchema, nil)
+		httpio.WriteProblem(w, http.StatusNotFound, "Unknown schema", "schemas: "+spec.RequestSchema+", "+spec.ResponseSchema+", "+spec.ReceiptSchema+", "+spec.SubjectSchema, nil)
 		return
 	}
 	w.Header().Set("Content-Type", "application/schema+json")
@@ -56,29 +53,31 @@ func isSchemaFile(f string) bool {
 }
 
 // GetOpenAPI serves spec/openapi.yaml.
-func (s *Server) GetOpenAPI(w http.ResponseWriter, r *http.Request) {
+func (s *Service) GetOpenAPI(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/yaml")
 	_, _ = w.Write(spec.File("openapi.yaml"))
 }
 
 // GetHealth is the liveness probe: the process answers.
-func (s *Server) GetHealth(w http.ResponseWriter, r *http.Request) {
+func (s *Service) GetHealth(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	_, _ = w.Write([]byte("ok\n"))
 }
 
 // GetReady is the readiness probe: the store answers.
-func (s *Server) GetReady(w http.ResponseWriter, r *http.Request) {
+func (s *Service) GetReady(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	if err := s.c.Ready(r.Context()); err != nil {
+		// The store's error names hosts, users and databases: it goes to the log, never to the caller.
+		s.log.Warn("service: not ready", "err", err)
 		w.WriteHeader(http.StatusServiceUnavailable)
-		_, _ = w.Write([]byte("store unavailable: " + err.Error() + "\n"))
+		_, _ = w.Write([]byte("store unavailable\n"))
 		return
 	}
 	_, _ = w.Write([]byte("ready\n"))
 }
 
 // GetMetrics serves Prometheus metrics.
-func (s *Server) GetMetrics(w http.ResponseWriter, r *http.Request) {
+func (s *Service) GetMetrics(w http.ResponseWriter, r *http.Request) {
 	s.metrics.Handler().ServeHTTP(w, r)
 }

@@ -1,4 +1,4 @@
-package https
+package service
 
 import (
 	"encoding/json"
@@ -11,28 +11,29 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
 	"github.com/agentqueryprotocol/aqp-go/gen/api"
+	"github.com/agentqueryprotocol/aqp-go/internal/httpio"
 	"github.com/google/uuid"
 )
 
 // CreateQuery is POST /admin/v1/queries: issue a draft, answer 201 with the QueryRequest (the only response that
 // ever shows the query's capability).
-func (s *Server) CreateQuery(w http.ResponseWriter, r *http.Request) {
+func (s *Service) CreateQuery(w http.ResponseWriter, r *http.Request) {
 	if !s.authorizedAdmin(w, r) {
 		return
 	}
-	body, status := readJSONBody(w, r)
-	if status != 0 {
+	body, berr := httpio.ReadJSONBody(w, r)
+	if berr != nil {
 		return
 	}
 	req, err := s.c.Issue(r.Context(), body)
 	var ie *collector.IssueError
 	switch {
 	case errors.As(err, &ie):
-		writeProblem(w, http.StatusBadRequest, "Invalid query draft", "the draft breaks these rules", ie.Errors)
+		httpio.WriteProblem(w, http.StatusBadRequest, "Invalid query draft", "the draft breaks these rules", ie.Errors)
 		return
 	case err != nil:
-		s.log.Error("https: issuing a query", "err", err)
-		writeProblem(w, http.StatusServiceUnavailable, "Store unavailable", "the query could not be stored; try again", nil)
+		s.log.Error("service: issuing a query", "err", err)
+		httpio.WriteProblem(w, http.StatusServiceUnavailable, "Store unavailable", "the query could not be stored; try again", nil)
 		return
 	}
 	var id struct {
@@ -40,7 +41,7 @@ func (s *Server) CreateQuery(w http.ResponseWriter, r *http.Request) {
 	}
 	_ = json.Unmarshal(req, &id)
 	w.Header().Set("Location", "/admin/v1/queries/"+id.QueryID)
-	writeJSON(w, http.StatusCreated, req)
+	httpio.WriteJSON(w, http.StatusCreated, req)
 }
 
 // toState renders a query as the admin API shows it. The documents stay the JSON the collector stored (D19).
@@ -58,37 +59,37 @@ func toState(q collector.QueryState) (api.QueryState, error) {
 }
 
 // GetQuery is GET /admin/v1/queries/{queryId}.
-func (s *Server) GetQuery(w http.ResponseWriter, r *http.Request, queryID uuid.UUID) {
+func (s *Service) GetQuery(w http.ResponseWriter, r *http.Request, queryID uuid.UUID) {
 	if !s.authorizedAdmin(w, r) {
 		return
 	}
 	q, err := s.c.Lookup(r.Context(), queryID.String())
 	switch {
 	case errors.Is(err, collector.ErrNotFound):
-		writeProblem(w, http.StatusNotFound, "Unknown query", "no query "+queryID.String(), nil)
+		httpio.WriteProblem(w, http.StatusNotFound, "Unknown query", "no query "+queryID.String(), nil)
 		return
 	case err != nil:
-		s.log.Error("https: loading a query", "err", err)
-		writeProblem(w, http.StatusServiceUnavailable, "Store unavailable", "try again", nil)
+		s.log.Error("service: loading a query", "err", err)
+		httpio.WriteProblem(w, http.StatusServiceUnavailable, "Store unavailable", "try again", nil)
 		return
 	}
 	st, err := toState(q)
 	if err != nil {
-		s.log.Error("https: rendering a query", "err", err)
-		writeProblem(w, http.StatusInternalServerError, "Corrupt query", err.Error(), nil)
+		s.log.Error("service: rendering a query", "err", err)
+		httpio.WriteProblem(w, http.StatusInternalServerError, "Corrupt query", err.Error(), nil)
 		return
 	}
 	b, err := json.Marshal(st)
 	if err != nil {
-		s.log.Error("https: rendering a query", "err", err)
-		writeProblem(w, http.StatusInternalServerError, "Corrupt query", "the stored documents are not JSON", nil)
+		s.log.Error("service: rendering a query", "err", err)
+		httpio.WriteProblem(w, http.StatusInternalServerError, "Corrupt query", "the stored documents are not JSON", nil)
 		return
 	}
-	writeJSON(w, http.StatusOK, b)
+	httpio.WriteJSON(w, http.StatusOK, b)
 }
 
 // ListQueries is GET /admin/v1/queries?state=&limit=&cursor=.
-func (s *Server) ListQueries(w http.ResponseWriter, r *http.Request, params api.ListQueriesParams) {
+func (s *Service) ListQueries(w http.ResponseWriter, r *http.Request, params api.ListQueriesParams) {
 	if !s.authorizedAdmin(w, r) {
 		return
 	}
@@ -98,7 +99,7 @@ func (s *Server) ListQueries(w http.ResponseWriter, r *http.Request, params api.
 		switch state {
 		case collector.StateOpen, collector.StateAnswered, collector.StateExpired:
 		default:
-			writeProblem(w, http.StatusBadRequest, "Bad state", "state must be open, answered or expired", nil)
+			httpio.WriteProblem(w, http.StatusBadRequest, "Bad state", "state must be open, answered or expired", nil)
 			return
 		}
 	}
@@ -106,7 +107,7 @@ func (s *Server) ListQueries(w http.ResponseWriter, r *http.Request, params api.
 	if params.Limit != nil {
 		limit = *params.Limit
 		if limit < 1 || limit > collector.MaxPageSize {
-			writeProblem(w, http.StatusBadRequest, "Bad limit", "limit must be 1-"+strconv.Itoa(collector.MaxPageSize), nil)
+			httpio.WriteProblem(w, http.StatusBadRequest, "Bad limit", "limit must be 1-"+strconv.Itoa(collector.MaxPageSize), nil)
 			return
 		}
 	}
@@ -114,14 +115,14 @@ func (s *Server) ListQueries(w http.ResponseWriter, r *http.Request, params api.
 	if params.Cursor != nil {
 		after = strings.TrimSpace(*params.Cursor)
 		if !core.IsUUID(after) {
-			writeProblem(w, http.StatusBadRequest, "Bad cursor", "cursor must be the nextCursor of a previous page", nil)
+			httpio.WriteProblem(w, http.StatusBadRequest, "Bad cursor", "cursor must be the nextCursor of a previous page", nil)
 			return
 		}
 	}
 	rows, next, err := s.c.List(r.Context(), state, after, limit)
 	if err != nil {
-		s.log.Error("https: listing queries", "err", err)
-		writeProblem(w, http.StatusServiceUnavailable, "Store unavailable", "try again", nil)
+		s.log.Error("service: listing queries", "err", err)
+		httpio.WriteProblem(w, http.StatusServiceUnavailable, "Store unavailable", "try again", nil)
 		return
 	}
 	page := api.QueryPage{Items: make([]api.QueryState, len(rows))}
@@ -130,16 +131,16 @@ func (s *Server) ListQueries(w http.ResponseWriter, r *http.Request, params api.
 	}
 	for i, q := range rows {
 		if page.Items[i], err = toState(q); err != nil {
-			s.log.Error("https: rendering a query", "err", err)
-			writeProblem(w, http.StatusInternalServerError, "Corrupt query", err.Error(), nil)
+			s.log.Error("service: rendering a query", "err", err)
+			httpio.WriteProblem(w, http.StatusInternalServerError, "Corrupt query", err.Error(), nil)
 			return
 		}
 	}
 	b, err := json.Marshal(page)
 	if err != nil {
-		s.log.Error("https: rendering queries", "err", err)
-		writeProblem(w, http.StatusInternalServerError, "Corrupt query", "the stored documents are not JSON", nil)
+		s.log.Error("service: rendering queries", "err", err)
+		httpio.WriteProblem(w, http.StatusInternalServerError, "Corrupt query", "the stored documents are not JSON", nil)
 		return
 	}
-	writeJSON(w, http.StatusOK, b)
+	httpio.WriteJSON(w, http.StatusOK, b)
 }

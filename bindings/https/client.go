@@ -1,0 +1,98 @@
+package https
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/agentqueryprotocol/aqp-go/internal/httpio"
+)
+
+// Client delivers QueryResponses over the HTTPS binding: a respondent's transport. It tells three outcomes apart,
+// because a respondent acts differently on each: a receipt (accepted or rejected — read its status; a retryable one
+// says when to try again), a problem (the collector could not form a receipt: the response is malformed, do not
+// retry it unchanged), and a transport failure (nothing was decided: retry the same response).
+type Client struct {
+	// HTTP sends the requests; nil uses http.DefaultClient. A respondent sets one whose dialer enforces its
+	// destination policy.
+	HTTP *http.Client
+}
+
+// Reply is a collector's answer to one delivery.
+type Reply struct {
+	// Receipt is the QueryReceipt JSON; nil when the collector answered with a problem.
+	Receipt []byte
+	// Problem is the RFC 9457 problem document when no receipt could be formed; nil otherwise.
+	Problem []byte
+	// Status is the HTTP status.
+	Status int
+	// Header is the reply's header (Retry-After, WWW-Authenticate).
+	Header http.Header
+}
+
+// TransportError is a delivery that got no AQP answer: the connection failed, the context ended, or the reply was
+// neither a receipt nor a problem document. Nothing is known to have been decided, so the same response may be
+// sent again.
+type TransportError struct {
+	// Endpoint is where the delivery was sent.
+	Endpoint string
+	// Err says what failed.
+	Err error
+}
+
+func (e *TransportError) Error() string {
+	return "https: delivering to " + e.Endpoint + ": " + e.Err.Error()
+}
+
+func (e *TransportError) Unwrap() error { return e.Err }
+
+// Deliver POSTs response (the QueryResponse JSON, sent exactly as given) to endpoint with the Authorization
+// header value authorization (the query's delivery.authorization). Every call is bounded by ctx; give it a
+// deadline.
+func (c *Client) Deliver(ctx context.Context, endpoint, authorization string, response []byte) (*Reply, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(response))
+	if err != nil {
+		return nil, &TransportError{Endpoint: endpoint, Err: err}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, application/problem+json")
+	if authorization != "" {
+		req.Header.Set("Authorization", authorization)
+	}
+	hc := c.HTTP
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return nil, &TransportError{Endpoint: endpoint, Err: err}
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, httpio.MaxBody+1))
+	switch {
+	case err != nil:
+		return nil, &TransportError{Endpoint: endpoint, Err: fmt.Errorf("reading the reply: %w", err)}
+	case len(body) > httpio.MaxBody:
+		return nil, &TransportError{Endpoint: endpoint, Err: fmt.Errorf("the reply is larger than %d bytes", httpio.MaxBody)}
+	}
+	reply := &Reply{Status: resp.StatusCode, Header: resp.Header}
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	switch {
+	case mt == "application/json":
+		reply.Receipt = body
+	case mt == "application/problem+json":
+		reply.Problem = body
+	default:
+		return nil, &TransportError{Endpoint: endpoint, Err: errors.New("the reply is " + resp.Status + " with Content-Type " +
+			quote(resp.Header.Get("Content-Type")) + ", neither a receipt (application/json) nor a problem (application/problem+json): " +
+			strings.TrimSpace(string(body[:min(len(body), 200)])))}
+	}
+	return reply, nil
+}
+
+func quote(s string) string { return `"` + s + `"` }

@@ -1,0 +1,34 @@
+package https
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/agentqueryprotocol/aqp-go/core"
+)
+
+// TestEveryReceiptCodeHasAStatus: the table maps every receipt code to the status §6 pins, and nothing else.
+func TestEveryReceiptCodeHasAStatus(t *testing.T) {
+	pinned := map[core.Code]int{
+		"invalid_response": 400, "unsupported_version": 400, "unauthorized": 401, "unknown_query": 404,
+		"already_answered": 409, "response_id_conflict": 409, "expired": 410, "subject_mismatch": 422,
+		"respondent_mismatch": 422, "answer_invalid": 422, "consent_required": 422, "consent_mismatch": 422,
+		"rate_limited": 429, "unavailable": 503,
+	}
+	for _, c := range core.ReceiptCodes() {
+		got, ok := statusOf[c]
+		if !ok {
+			t.Errorf("receipt code %s has no HTTP status in the binding's table", c)
+			continue
+		}
+		if got != pinned[c] {
+			t.Errorf("%s: status %d, §6 pins %d", c, got, pinned[c])
+		}
+	}
+	if len(statusOf) != len(core.ReceiptCodes()) {
+		t.Errorf("the table has %d entries for %d receipt codes", len(statusOf), len(core.ReceiptCodes()))
+	}
+	if StatusFor("") != http.StatusOK || StatusFor("no_such_code") != http.StatusInternalServerError {
+		t.Error("accepted must be 200 and an unknown code 500")
+	}
+}

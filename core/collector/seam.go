@@ -1,0 +1,79 @@
+package collector
+
+import (
+	"context"
+
+	"github.com/agentqueryprotocol/aqp-go/core"
+)
+
+// Submitter is the one seam every binding uses: a binding turns its wire request into a Submission, hands it to
+// a Submitter, and turns the Outcome back into its wire form. Bindings depend on this interface, never on the
+// concrete Collector, so that observation (metrics, logs, tracing) wraps it once for every binding, and a test can
+// put anything behind a binding.
+type Submitter interface {
+	// Submit decides one submission. It never fails outright: every outcome is a receipt or a Problem.
+	Submit(ctx context.Context, s Submission) Outcome
+}
+
+var _ Submitter = (*Collector)(nil)
+
+// Submission is one response as a binding received it.
+type Submission struct {
+	// Body is the QueryResponse JSON exactly as the client wrote it: a binding whose SDK decodes messages into
+	// generic values must still hand over the bytes it received, so numbers and strings reach the core unchanged.
+	Body []byte
+	// Authorization is the value of the HTTP Authorization header of the binding's request ("" when absent).
+	Authorization string
+	// Binding names the binding that carried the submission (https, mcp, a2a), for observation and logs; it
+	// does not change the verdict.
+	Binding string
+	// Client identifies the party that sent the submission (the remote address, without the port, for HTTP-based
+	// bindings; "" when unknown). Budgets that protect the collector from floods, such as the one on failed
+	// authorizations, are kept per client, so that nobody without a query's capability can spend the genuine
+	// respondent's.
+	Client string
+}
+
+// Outcome is the collector's answer to a Submission: a receipt, or — when the body does not even name a queryId
+// and a responseId — a Problem.
+type Outcome struct {
+	// Receipt is the QueryReceipt JSON to return; nil when Problem is set.
+	Receipt []byte
+	// Accepted is true for an accepted receipt (new or a duplicate's).
+	Accepted bool
+	// Code is the receipt's error.code; "" when accepted or when Problem is set.
+	Code core.Code
+	// RetryAfter is the receipt's retryAfter in seconds; 0 when not retryable.
+	RetryAfter int
+	// Duplicate is true when Receipt is the stored receipt of an earlier, identical submission.
+	Duplicate bool
+	// Problem explains why no receipt could be formed.
+	Problem *Problem
+}
+
+// Problem is a submission no receipt can be formed for: no queryId and responseId can be read from it.
+type Problem struct {
+	// Detail says what the body lacks.
+	Detail string
+	// Errors are the body's decoding failures, when it is not JSON at all.
+	Errors core.Errors
+}
+
+// SubmitterFunc adapts a function to a Submitter, for wrappers and tests.
+type SubmitterFunc func(ctx context.Context, s Submission) Outcome
+
+// Submit calls f.
+func (f SubmitterFunc) Submit(ctx context.Context, s Submission) Outcome { return f(ctx, s) }
+
+// Endpoint is what a binding serves: its name as delivery.binding spells it, the path of its endpoint on the
+// collector's listener, and the delivery.operation a query for it names ("" when the binding has none). Bindings
+// declare their Endpoint; the collector learns from Config.Endpoints which bindings it may issue queries for and
+// where, and discovery lists the same, so no path or binding name is hard-coded outside its binding.
+type Endpoint struct {
+	// Binding is the binding's name: https, mcp or a2a.
+	Binding string
+	// Path is where the binding is served, relative to the collector's public URL.
+	Path string
+	// Operation is the delivery.operation of a query for this binding; "" for none.
+	Operation string
+}
