@@ -27,8 +27,8 @@ import (
 
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
-	"github.com/agentqueryprotocol/aqp-go/service"
 	"github.com/agentqueryprotocol/aqp-go/internal/workload"
+	"github.com/agentqueryprotocol/aqp-go/service"
 	"github.com/agentqueryprotocol/aqp-go/store/memory"
 	"github.com/agentqueryprotocol/aqp-go/store/sqlite"
 )
