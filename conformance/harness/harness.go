@@ -85,6 +85,8 @@ func NewEnv(sc conformance.Scenario) (*Env, error) {
 		},
 		Random:    rand.NewChaCha8(seed),
 		RateLimit: collector.RateLimit{Disabled: true},
+		// Failure budgets are per client address, which differs between targets; collector tests cover them.
+		FailureLimit: collector.RateLimit{Disabled: true},
 	}
 	if sc.RateLimit != nil {
 		env.Config.RateLimit = collector.RateLimit{PerSecond: sc.RateLimit.PerSecond, Burst: sc.RateLimit.Burst}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -41,8 +42,19 @@ type Config struct {
 	// Random is the source of capabilities and of the continuation key; default crypto/rand. It must be safe for
 	// concurrent use.
 	Random io.Reader
-	// RateLimit bounds submissions per query; the zero value uses DefaultRateLimit.
+	// RateLimit bounds the submissions that carry a query's capability, per query; the zero value uses
+	// DefaultRateLimit.
 	RateLimit RateLimit
+	// FailureLimit bounds, per client, the submissions that fail before a capability is proven (malformed,
+	// unknown query, wrong capability); past it the client's submissions get rate_limited without being
+	// validated. The zero value uses DefaultFailureLimit.
+	FailureLimit RateLimit
+	// MaxConcurrentValidations bounds how many submissions are decoded and validated at once, which bounds the
+	// memory a flood of large bodies can take; default twice GOMAXPROCS (at least 4).
+	MaxConcurrentValidations int
+	// StoreTimeout bounds every store call; one that does not finish in time gives a retryable `unavailable`
+	// receipt (and an error from Issue, Lookup, List and Ready). Default DefaultStoreTimeout.
+	StoreTimeout time.Duration
 	// UnavailableRetryAfter is the retryAfter of an `unavailable` receipt; default 1 second.
 	UnavailableRetryAfter time.Duration
 	// Logger receives store failures; default slog.Default().
@@ -59,9 +71,12 @@ type Collector struct {
 	clock     func() time.Time
 	newID     func() (string, error)
 	random    io.Reader
-	limiter   *limiter
+	limiter   *limiter // per query, spent by capability holders
+	failures  *limiter // per client, spent by failures before a capability is proven
+	validate  gate
 	retry     int
 	log       *slog.Logger
+	failLog   *failureLog
 	requests  *requestCache
 
 	keyMu sync.Mutex // guards key
@@ -109,13 +124,28 @@ func New(cfg Config) (*Collector, error) {
 	if c.log == nil {
 		c.log = slog.Default()
 	}
-	c.limiter = newLimiter(cfg.RateLimit)
+	c.limiter = newLimiter(cfg.RateLimit, DefaultRateLimit)
+	c.failures = newLimiter(cfg.FailureLimit, DefaultFailureLimit)
+	n := cfg.MaxConcurrentValidations
+	if n <= 0 {
+		n = max(4, 2*runtime.GOMAXPROCS(0))
+	}
+	c.validate = newGate(n)
+	timeout := cfg.StoreTimeout
+	if timeout <= 0 {
+		timeout = DefaultStoreTimeout
+	}
+	c.store = timedStore{Store: cfg.Store, timeout: timeout}
+	c.failLog = newFailureLog(c.log)
 	c.retry = int(cfg.UnavailableRetryAfter / time.Second)
 	if c.retry < 1 {
 		c.retry = 1
 	}
 	return c, nil
 }
+
+// DefaultStoreTimeout is how long a store call may take before the collector gives up on it.
+const DefaultStoreTimeout = 5 * time.Second
 
 // now is the collector's clock, truncated to milliseconds (every store keeps at least that precision).
 func (c *Collector) now() time.Time {

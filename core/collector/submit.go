@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/spec"
@@ -18,10 +20,68 @@ const maxMessage = 1000
 // Submit decides one submission in the pinned order (§5): version; schema; query known; capability; an already
 // accepted response (duplicate: the stored receipt byte for byte; same responseId, other content:
 // response_id_conflict; other responseId: already_answered) — before expiry, so a duplicate is answered the same
-// after the query expired; expiry; the paired checks; then accept, durably, before returning. Rate limiting comes
-// first of all, keyed by queryId. A store failure becomes a retryable `unavailable` receipt.
+// after the query expired; expiry; the paired checks; then accept, durably, before returning.
+//
+// Two budgets protect the collector without letting anyone hurt a query they hold no capability for (D17): a
+// client whose submissions keep failing before a capability is proven is refused with rate_limited before its
+// body is validated, and the per-query limit is spent only by submissions that carry the query's capability and
+// are not duplicates (a duplicate of the accepted response always gets its stored receipt). Decoding and
+// validation run under a global bound on concurrency. A store failure or timeout becomes a retryable
+// `unavailable` receipt.
 func (c *Collector) Submit(ctx context.Context, s Submission) Outcome {
 	now := c.now()
+	if c.failures.exhausted(s.Client, now) && !c.holdsCapability(ctx, s) {
+		return c.refuseClient(s, now)
+	}
+	if err := c.validate.enter(ctx); err != nil {
+		return c.gone(s, now, err)
+	}
+	out, resp, r := c.check(s, now)
+	c.validate.leave()
+	if resp == nil {
+		c.failed(s, now)
+		return out
+	}
+	key := strings.ToLower(r.queryID) // UUIDs are case-insensitive on input (D21); the collector issues lowercase queryIds.
+	q, acc, err := c.store.LoadQuery(ctx, key)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		c.failed(s, now)
+		return r.reject(core.CodeUnknownQuery, "/queryId", "this collector issued no query "+r.queryID)
+	case err != nil:
+		return c.unavailable(ctx, r, "loading the query", err)
+	}
+	r.queryID = q.QueryID // from here on, receipts and the store name the query by its issued id
+	if !capabilityMatches(bearerToken(s.Authorization), q.CapabilityHash) {
+		c.failed(s, now)
+		msg := "the Authorization header must carry the query's capability: Bearer <delivery.authorization's token>"
+		if s.Authorization != "" {
+			msg = "the capability is not this query's (a capability is good for one query only)"
+		}
+		return r.reject(core.CodeUnauthorized, "", msg)
+	}
+	if acc != nil {
+		return c.answerAccepted(ctx, r, acc, contentHash(resp.Value))
+	}
+	if !c.limiter.allow(key, now) {
+		return r.retryable(core.CodeRateLimited, "too many submissions for this query; retry after the given number of seconds", c.limiter.retryAfter())
+	}
+	if now.After(q.ExpiresAt) {
+		return r.reject(core.CodeExpired, "", fmt.Sprintf("the query expired at %s", FormatTime(q.ExpiresAt)))
+	}
+	reqDoc, err := c.requestDocument(q)
+	if err != nil {
+		return c.unavailable(ctx, r, "reading the stored query", err)
+	}
+	if errs := core.CheckResponse(reqDoc, resp); len(errs) > 0 {
+		return r.reject(errs[0].Code, errs[0].Pointer, errs[0].Message)
+	}
+	return c.accept(ctx, r, reqDoc, resp)
+}
+
+// check decodes and validates the body on its own: the ids a receipt needs, the version, the schema. It returns
+// the parsed response when all hold; otherwise the outcome to return (a problem, or a rejection).
+func (c *Collector) check(s Submission, now time.Time) (Outcome, *core.Document, receiptFor) {
 	value, err := core.DecodeJSON(s.Body)
 	obj, _ := value.(map[string]any)
 	queryID, _ := obj["queryId"].(string)
@@ -34,18 +94,12 @@ func (c *Collector) Submit(ctx context.Context, s Submission) Outcome {
 			e.Code = core.CodeInvalidResponse
 			p.Errors = core.Errors{e}
 		}
-		return Outcome{Problem: p}
+		return Outcome{Problem: p}, nil, receiptFor{}
 	}
 	r := receiptFor{queryID: queryID, responseID: responseID, receivedAt: now}
-	// UUIDs are case-insensitive on input (D21); the collector issues lowercase queryIds.
-	key := strings.ToLower(queryID)
-
-	if !c.limiter.allow(key, now) {
-		return r.retryable(core.CodeRateLimited, "too many submissions for this query; retry after the given number of seconds", c.limiter.retryAfter())
-	}
 	if v, ok := obj["protocolVersion"].(string); ok && v != spec.ProtocolVersion {
 		return r.reject(core.CodeUnsupportedVersion, "/protocolVersion",
-			fmt.Sprintf("this collector speaks AQP %s; the response is %s", spec.ProtocolVersion, v))
+			fmt.Sprintf("this collector speaks AQP %s; the response is %s", spec.ProtocolVersion, v)), nil, r
 	}
 	resp := core.ParseDecoded(core.KindResponse, s.Body, value)
 	if !resp.Valid() {
@@ -54,37 +108,103 @@ func (c *Collector) Submit(ctx context.Context, s Submission) Outcome {
 		if n := len(resp.Errors) - 1; n > 0 {
 			msg = fmt.Sprintf("%s (and %d more: %s)", msg, n, pointers(resp.Errors[1:]))
 		}
-		return r.reject(core.CodeInvalidResponse, first.Pointer, fmt.Sprintf("%s: %s [%s]", orRoot(first.Pointer), msg, first.Keyword))
+		return r.reject(core.CodeInvalidResponse, first.Pointer, fmt.Sprintf("%s: %s [%s]", orRoot(first.Pointer), msg, first.Keyword)), nil, r
 	}
-	q, acc, err := c.store.LoadQuery(ctx, key)
-	switch {
-	case errors.Is(err, ErrNotFound):
-		return r.reject(core.CodeUnknownQuery, "/queryId", "this collector issued no query "+queryID)
-	case err != nil:
-		return c.unavailable(r, "loading the query", err)
+	return Outcome{}, resp, r
+}
+
+// failed spends one token of the client's failure budget.
+func (c *Collector) failed(s Submission, now time.Time) { c.failures.allow(s.Client, now) }
+
+// holdsCapability reports whether a submission carries the capability of the query it names, reading only the
+// ids (streaming) and the query: a client whose failure budget is spent is still served when it proves the
+// capability, so a genuine respondent that shares an address with a flooder (a NAT, a proxy) is not refused.
+func (c *Collector) holdsCapability(ctx context.Context, s Submission) bool {
+	queryID, _ := peekIDs(s.Body)
+	token := bearerToken(s.Authorization)
+	if !core.IsUUID(queryID) || token == "" {
+		return false
 	}
-	r.queryID = q.QueryID // from here on, receipts and the store name the query by its issued id
-	if !capabilityMatches(bearerToken(s.Authorization), q.CapabilityHash) {
-		msg := "the Authorization header must carry the query's capability: Bearer <delivery.authorization's token>"
-		if s.Authorization != "" {
-			msg = "the capability is not this query's (a capability is good for one query only)"
+	q, _, err := c.store.LoadQuery(ctx, strings.ToLower(queryID))
+	return err == nil && capabilityMatches(token, q.CapabilityHash)
+}
+
+// refuseClient answers a client whose failure budget is spent, without validating its body: rate_limited when the
+// body names its ids (read with a streaming scan that keeps nothing), a problem otherwise.
+func (c *Collector) refuseClient(s Submission, now time.Time) Outcome {
+	queryID, responseID := peekIDs(s.Body)
+	if !core.IsUUID(queryID) || !core.IsUUID(responseID) {
+		return Outcome{Problem: &Problem{Detail: "too many failed submissions from this client; no receipt can be formed without a queryId and a responseId"}}
+	}
+	r := receiptFor{queryID: queryID, responseID: responseID, receivedAt: now}
+	return r.retryable(core.CodeRateLimited, "too many failed submissions from this client (wrong capability, unknown query or malformed response); retry after the given number of seconds",
+		c.failures.retryAfter())
+}
+
+// gone answers a submission whose caller went away (or whose deadline passed) while it waited to be validated.
+func (c *Collector) gone(s Submission, now time.Time, err error) Outcome {
+	queryID, responseID := peekIDs(s.Body)
+	if !core.IsUUID(queryID) || !core.IsUUID(responseID) {
+		return Outcome{Problem: &Problem{Detail: "the request ended before the body was validated: " + err.Error()}}
+	}
+	r := receiptFor{queryID: queryID, responseID: responseID, receivedAt: now}
+	return r.retryable(core.CodeUnavailable, "the collector was too busy to validate the response before the request ended; retry the same response", c.retry)
+}
+
+// peekIDs reads the top-level queryId and responseId of a JSON object with a streaming scan, without building the
+// document: what a refusal needs to form a receipt, at a cost that does not grow with what an adversary nests.
+func peekIDs(body []byte) (queryID, responseID string) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "", ""
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return "", ""
 		}
-		return r.reject(core.CodeUnauthorized, "", msg)
+		name, _ := t.(string)
+		switch name {
+		case "queryId", "responseId":
+			var v string
+			if dec.Decode(&v) != nil {
+				return "", ""
+			}
+			if name == "queryId" {
+				queryID = v
+			} else {
+				responseID = v
+			}
+			if queryID != "" && responseID != "" {
+				return queryID, responseID
+			}
+		default:
+			if skipValue(dec) != nil {
+				return "", ""
+			}
+		}
 	}
-	if acc != nil {
-		return c.answerAccepted(ctx, r, acc, contentHash(resp.Value))
+	return queryID, responseID
+}
+
+// skipValue consumes one JSON value token by token.
+func skipValue(dec *json.Decoder) error {
+	depth := 0
+	for {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch t {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+		if depth == 0 {
+			return nil
+		}
 	}
-	if now.After(q.ExpiresAt) {
-		return r.reject(core.CodeExpired, "", fmt.Sprintf("the query expired at %s", FormatTime(q.ExpiresAt)))
-	}
-	reqDoc, err := c.requestDocument(q)
-	if err != nil {
-		return c.unavailable(r, "reading the stored query", err)
-	}
-	if errs := core.CheckResponse(reqDoc, resp); len(errs) > 0 {
-		return r.reject(errs[0].Code, errs[0].Pointer, errs[0].Message)
-	}
-	return c.accept(ctx, r, reqDoc, resp)
 }
 
 // answerAccepted answers a submission for a query that already has an accepted response.
@@ -99,7 +219,7 @@ func (c *Collector) answerAccepted(ctx context.Context, r receiptFor, acc *Accep
 	}
 	receipt, err := c.revealReceipt(ctx, acc)
 	if err != nil {
-		return c.unavailable(r, "rebuilding the stored receipt", err)
+		return c.unavailable(ctx, r, "rebuilding the stored receipt", err)
 	}
 	return Outcome{Receipt: receipt, Accepted: true, Duplicate: true}
 }
@@ -112,7 +232,7 @@ func (c *Collector) accept(ctx context.Context, r receiptFor, reqDoc, resp *core
 	if rule := c.rules.match(reqDoc.Object(), resp.Object()["answer"]); rule != nil {
 		var err error
 		if cont, contReq, err = c.continuation(ctx, rule, reqDoc, r); err != nil {
-			return c.unavailable(r, "issuing the continuation of rule "+rule.Name, err)
+			return c.unavailable(ctx, r, "issuing the continuation of rule "+rule.Name, err)
 		}
 	}
 	acc := Acceptance{QueryID: r.queryID, ResponseID: r.responseID, Response: resp.Raw, ContentHash: hash,
@@ -123,11 +243,11 @@ func (c *Collector) accept(ctx context.Context, r receiptFor, reqDoc, resp *core
 		// Another submission won the race (here or in another process): answer as if it had been first.
 		return c.answerAccepted(ctx, r, existing, hash)
 	case err != nil:
-		return c.unavailable(r, "storing the acceptance", err)
+		return c.unavailable(ctx, r, "storing the acceptance", err)
 	}
 	receipt, err := c.revealReceipt(ctx, &acc)
 	if err != nil {
-		return c.unavailable(r, "rebuilding the receipt", err)
+		return c.unavailable(ctx, r, "rebuilding the receipt", err)
 	}
 	return Outcome{Receipt: receipt, Accepted: true}
 }
@@ -185,8 +305,15 @@ func (c *Collector) revealReceipt(ctx context.Context, acc *Acceptance) ([]byte,
 	return bytes.Replace(acc.Receipt, markerBytes, real, 1), nil
 }
 
-func (c *Collector) unavailable(r receiptFor, doing string, err error) Outcome {
-	c.log.Error("collector: store failure", "doing", doing, "queryId", r.queryID, "responseId", r.responseID, "err", err)
+// unavailable is the retryable receipt of a submission the store could not decide. A caller that went away (a
+// client that closed its connection) is not a store failure and is not logged as one: anyone could otherwise raise
+// false store alerts.
+func (c *Collector) unavailable(ctx context.Context, r receiptFor, doing string, err error) Outcome {
+	if ctx.Err() != nil {
+		c.log.Debug("collector: the caller went away", "doing", doing, "queryId", r.queryID, "err", err)
+	} else {
+		c.failLog.failed(doing, err, "queryId", r.queryID, "responseId", r.responseID)
+	}
 	return r.retryable(core.CodeUnavailable, "the collector cannot decide right now ("+doing+" failed); retry the same response", c.retry)
 }
 
