@@ -1,6 +1,6 @@
 module github.com/agentqueryprotocol/aqp-go
 
-go 1.26.8
+go 1.26.0
 
 require (
 	github.com/atombender/go-jsonschema v0.24.1
