@@ -166,7 +166,7 @@ func delivery(q map[string]any) (endpoint, auth, queryID string) {
 	return d["endpoint"].(string), d["authorization"].(string), q["queryId"].(string)
 }
 
-var quickstartFlags = []string{"--type", "clarification", "--subject-kind", "tool_call", "--subject-id", "call_01JQ8QY3EJX9",
+var quickstartFlags = []string{"--type", "clarification", "--consent-mode", "not_required", "--subject-kind", "tool_call", "--subject-id", "call_01JQ8QY3EJX9",
 	"--subject-id-scope", "local", "--subject-protocol", "mcp", "--respondent", "agent", "--timing", "after_outcome_known",
 	"--prompt", "Did this tool result fully answer the user's request?", "--choices", "yes,partly,no"}
 
@@ -346,8 +346,8 @@ func TestQueryCreateDraftAndErrors(t *testing.T) {
 		want  string
 	}{
 		{"drafts", []string{"--draft", draftFile, "--consent-mode", "not_required"}, `member "consentScope" must be absent`},
-		{"drafts", []string{"--prompt", "p", "--subject-kind", "task", "--subject-id", "t", "--ttl", "48h"}, "/ttlSeconds"},
-		{"drafts", []string{"--prompt", "p", "--subject-kind", "session", "--format", "choice"}, "/response/choices"},
+		{"drafts", []string{"--consent-mode", "not_required", "--prompt", "p", "--subject-kind", "task", "--subject-id", "t", "--ttl", "48h"}, "/ttlSeconds"},
+		{"drafts", []string{"--consent-mode", "not_required", "--prompt", "p", "--subject-kind", "session", "--subject-id", "s", "--format", "choice"}, "/response/choices"},
 		{"wrong", []string{"--draft", draftFile}, "401 Unauthorized"},
 	} {
 		cmd := exec.Command(aqpBinary(t), append([]string{"query", "create", "--server", p.url}, c.args...)...)
