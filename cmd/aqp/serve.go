@@ -95,7 +95,7 @@ func runServe(o serveOptions, stdout, stderr io.Writer) error {
 	if err := serve(ctx, o, stdout, log); err != nil {
 		// One line, whatever the error holds: the log handler escapes it, and so does oneLine for a handler that
 		// would not.
-		log.Error("aqp serve: stopped", "err", oneLine(err.Error()))
+		log.Error("aqp serve failed", "err", oneLine(err.Error()))
 		return exitStatus(exitInvalid)
 	}
 	return nil
