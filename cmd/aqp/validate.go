@@ -58,7 +58,7 @@ Exit status: 0 all valid, 1 something invalid, 2 usage error or unreadable input
 		Example: `  aqp validate examples/quickstart-request.json
   aqp validate --kind response answer.json
   aqp validate --pair query.json response.json receipt.json
-  curl -s localhost:8080/… | aqp validate --json -`,
+  aqp query create --draft draft.json --consent-mode ask_always | aqp validate --json -`,
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return []string{"json"}, cobra.ShellCompDirectiveFilterFileExt
 		},
