@@ -131,9 +131,9 @@ var requiredMembers = []struct {
 func runQueryCreate(cmd *cobra.Command, o queryCreateOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	changed := cmd.Flags().Changed
 	draft := map[string]any{}
+	stdinUsed := false
 	if o.draftFile != "" {
-		used := false
-		in, err := readInput(o.draftFile, stdin, &used)
+		in, err := readInput(o.draftFile, stdin, &stdinUsed)
 		if err != nil {
 			return failure(exitUsage, fmt.Errorf("--draft: %w", err))
 		}
@@ -216,8 +216,7 @@ func runQueryCreate(cmd *cobra.Command, o queryCreateOptions, stdin io.Reader, s
 		response["maxLength"] = o.maxLength
 	}
 	if o.jsonSchemaFile != "" {
-		used := false
-		in, err := readInput(o.jsonSchemaFile, stdin, &used)
+		in, err := readInput(o.jsonSchemaFile, stdin, &stdinUsed)
 		if err != nil {
 			return failure(exitUsage, fmt.Errorf("--json-schema: %w", err))
 		}
