@@ -1,24 +1,19 @@
 // Command aqp is the AQP reference implementation's command line: `aqp validate` checks AQP documents offline,
-// `aqp serve` runs a collector, `aqp query create` issues a query through a collector's admin API.
+// `aqp serve` runs a collector, `aqp query create` issues a query through a collector's admin API, `aqp version`
+// says what is running and `aqp completion` writes shell completion.
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentqueryprotocol/aqp-go/spec"
 )
-
-const usage = `aqp: the Agent Query Protocol (2026-07-30) reference implementation
-
-Usage:
-  aqp validate [--kind request|response|receipt] [--json] FILE...
-  aqp validate --pair [--json] REQUEST RESPONSE [RECEIPT [DUPLICATE_RECEIPT]]
-  aqp serve [--addr 127.0.0.1:8080] [--data-dir ./aqp-data] [--store PATH|postgres://...] [--public-url URL]
-            [--continuations FILE]
-  aqp query create [--server URL] (--draft FILE | --prompt ... --subject-kind ... --subject-id ...) [flags]
-
-Run "aqp COMMAND --help" for a command's flags.
-`
 
 // exit codes shared by every command.
 const (
@@ -31,23 +26,103 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-// run dispatches a command line; it is main without the process, so tests can call it.
+// exitError carries a command's exit status out of cobra. A nil err means the command already said what went
+// wrong; usage adds the pointer to --help, for mistakes in the command line itself.
+type exitError struct {
+	code  int
+	err   error
+	usage bool
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+// usageError is a mistake in the command line: exit status 2 and a pointer to --help.
+func usageError(format string, args ...any) error {
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...), usage: true}
+}
+
+// failure is an error that is not the command line's fault, with its exit status.
+func failure(code int, err error) error { return &exitError{code: code, err: err} }
+
+// exitStatus ends a command whose output already said everything.
+func exitStatus(code int) error {
+	if code == exitOK {
+		return nil
+	}
+	return &exitError{code: code}
+}
+
+// run executes a command line; it is main without the process, so tests call the command tree in-process.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := newRootCmd(stdin)
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		root.SetOut(stderr)
+		root.InitDefaultHelpCmd()
+		root.InitDefaultCompletionCmd()
+		_ = root.Usage()
 		return exitUsage
 	}
-	switch args[0] {
-	case "validate":
-		return runValidate(args[1:], stdin, stdout, stderr)
-	case "serve":
-		return runServe(args[1:], stdout, stderr)
-	case "query":
-		return runQuery(args[1:], stdin, stdout, stderr)
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
+	cmd, err := root.ExecuteC()
+	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "aqp: unknown command %q\n\n%s", args[0], usage)
-	return exitUsage
+	var ee *exitError
+	if !errors.As(err, &ee) {
+		// cobra's own errors: an unknown command, a bad flag, a wrong number of arguments.
+		ee = &exitError{code: exitUsage, err: err, usage: true}
+	}
+	if ee.err != nil {
+		fmt.Fprintf(stderr, "%s: %s\n", cmd.CommandPath(), oneLine(ee.err.Error()))
+		if ee.usage {
+			fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
+		}
+	}
+	return ee.code
+}
+
+// oneLine escapes line breaks so that one error stays one line in a terminal or a log.
+func oneLine(s string) string {
+	return strings.NewReplacer("\r", `\r`, "\n", `\n`).Replace(strings.TrimRight(s, "\r\n"))
+}
+
+func newRootCmd(stdin io.Reader) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "aqp",
+		Short: "The Agent Query Protocol (" + spec.ProtocolVersion + ") reference implementation",
+		Long: `aqp is the command line of the Agent Query Protocol (AQP ` + spec.ProtocolVersion + `) reference implementation.
+
+It validates AQP documents offline (validate), runs a collector that issues queries and returns receipts (serve),
+and issues queries through a running collector's admin API (query create).
+
+Exit status, for every command: 0 all valid (or done), 1 something invalid (or refused), 2 usage error or
+unreadable input.`,
+		Example: `  # in one terminal, from the repository root: run a collector
+  go run ./cmd/aqp serve
+  # in another: check a document, issue a query
+  go run ./cmd/aqp validate examples/quickstart-response.json
+  go run ./cmd/aqp query create --consent-mode not_required --subject-kind task --subject-id t1 --prompt "Done?" --format boolean`,
+		Version:       moduleVersion(),
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.SetVersionTemplate(versionText())
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return usageError("%v", err)
+	})
+	root.AddCommand(newValidateCmd(stdin), newServeCmd(), newQueryCmd(stdin), newVersionCmd())
+	return root
+}
+
+// completeWords completes a flag's value from a fixed list of words.
+func completeWords(words ...string) cobra.CompletionFunc {
+	return cobra.FixedCompletions(words, cobra.ShellCompDirectiveNoFileComp)
 }

@@ -5,69 +5,142 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/agentqueryprotocol/aqp-go/gen/api"
 )
 
-func runQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] != "create" {
-		fmt.Fprintln(stderr, "Usage: aqp query create [flags]   (see aqp query create --help)")
-		return exitUsage
+func newQueryCmd(stdin io.Reader) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "query",
+		Short: "Issue queries through a running collector",
+		Long: `Commands that talk to a running collector's admin API (see "aqp serve"). They authenticate with the
+collector's admin token, read from the environment variable AQP_ADMIN_TOKEN.`,
+		Example: `  export AQP_ADMIN_TOKEN=...   # printed by aqp serve at first start
+  aqp query create --consent-mode not_required --subject-kind task --subject-id t1 --prompt "Done?" --format boolean`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageError("missing subcommand: aqp query create")
+			}
+			return usageError("unknown subcommand %q: aqp query create", args[0])
+		},
 	}
-	return runQueryCreate(args[1:], stdin, stdout, stderr)
+	cmd.AddCommand(newQueryCreateCmd(stdin))
+	return cmd
+}
+
+// queryCreateOptions are `aqp query create`'s flags.
+type queryCreateOptions struct {
+	server, draftFile, typ, prompt, instructions, format, choices, jsonSchemaFile string
+	subjectKind, subjectID, subjectScope, subjectProtocol, respondent, timing     string
+	consentMode, consentScope, dataPolicy, binding, ttl                           string
+	maxLength                                                                     int
+}
+
+func newQueryCreateCmd(stdin io.Reader) *cobra.Command {
+	var o queryCreateOptions
+	cmd := &cobra.Command{
+		Use:   "create [flags]",
+		Short: "Issue a query through a collector's admin API and print the QueryRequest",
+		Long: `Issue a query through a running collector's admin API (POST /admin/v1/queries) and print the QueryRequest
+the collector issued, with its queryId, delivery endpoint, delivery authorization and expiry.
+
+The query is built from the flags, or from a QueryDraft JSON file (--draft) whose members the flags then
+override. --consent-mode has no default: how consent works is the asker's decision (ask_once also needs
+--consent-scope). Without --draft, --prompt, --subject-kind and --subject-id are required too. Missing required
+flags are reported before anything is sent.
+
+The collector's admin token is read from the environment variable AQP_ADMIN_TOKEN: "aqp serve" prints it at
+first start and keeps it in its data directory (aqp-data/admin-token). The collector's address is --server, or
+the environment variable AQP_SERVER.
+
+Exit status: 0 issued, 1 the collector refused the query (its errors are printed), 2 usage error, unreadable
+input or no collector reachable.`,
+		Example: `  export AQP_ADMIN_TOKEN=...   # printed by aqp serve at first start
+  aqp query create --type clarification --consent-mode not_required \
+    --subject-kind tool_call --subject-id call_01JQ8QY3EJX9 --subject-protocol mcp \
+    --prompt "Did this tool result fully answer the user's request?" --choices yes,partly,no > query.json
+  aqp query create --draft draft.json --ttl 15m
+  aqp query create --server http://collector.internal:8080 --consent-mode ask_once --consent-scope deploys:prod \
+    --type approval --subject-kind task --subject-id deploy-42 --prompt "Approve the deploy?" --format boolean`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runQueryCreate(cmd, o, stdin, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.server, "server", envOr("AQP_SERVER", "http://127.0.0.1:8080"), "collector base URL (env AQP_SERVER)")
+	f.StringVar(&o.draftFile, "draft", "", "a QueryDraft JSON file (- for standard input); the other flags override its members (default: none, the query is built from the flags)")
+	f.StringVar(&o.typ, "type", "feedback", "query type: feedback, evaluation, clarification, approval, status, preference, correction, survey, custom")
+	f.StringVar(&o.prompt, "prompt", "", "the question, 1-4000 characters (required without --draft)")
+	f.StringVar(&o.instructions, "instructions", "", "instructions for the respondent (default: none)")
+	f.StringVar(&o.format, "format", "", "answer format: text, structured, choice, boolean, number (default: choice with --choices, structured with --json-schema, else text)")
+	f.StringVar(&o.choices, "choices", "", "comma-separated choices, for --format choice (default: none)")
+	f.IntVar(&o.maxLength, "max-length", 0, "response.maxLength, the longest text answer accepted (default: none, no limit beyond the protocol's)")
+	f.StringVar(&o.jsonSchemaFile, "json-schema", "", "file holding response.jsonSchema, for --format structured (default: none)")
+	f.StringVar(&o.subjectKind, "subject-kind", "", "subject kind: tool_call, tool_result, task, message, artifact, session, resource, response, custom (required without --draft)")
+	f.StringVar(&o.subjectID, "subject-id", "", "subject id (required without --draft)")
+	f.StringVar(&o.subjectScope, "subject-id-scope", "", "subject idScope: local or global (default: none, unscoped)")
+	f.StringVar(&o.subjectProtocol, "subject-protocol", "", "subject protocol: mcp, a2a, https, aqp, other (default: none)")
+	f.StringVar(&o.respondent, "respondent", "", "requestedRespondent: agent, human, system, any (default: none, whoever answers)")
+	f.StringVar(&o.timing, "timing", "immediate", "timing: immediate, after_outcome_known, after_task_complete, deferred")
+	f.StringVar(&o.consentMode, "consent-mode", "", "consentMode: not_required, ask_once, ask_always (required without --draft; no default)")
+	f.StringVar(&o.consentScope, "consent-scope", "", "consentScope (required with --consent-mode ask_once; default: none)")
+	f.StringVar(&o.dataPolicy, "data-policy", "", "dataPolicy, how the answer will be used and kept (default: none)")
+	f.StringVar(&o.binding, "binding", "", "binding to deliver over: https, mcp, a2a (default: the collector's, https)")
+	f.StringVar(&o.ttl, "ttl", "", "time to expiry: seconds or a duration such as 15m, 1s-24h (default: the collector's, 1h)")
+	_ = cmd.MarkFlagFilename("draft", "json")
+	_ = cmd.MarkFlagFilename("json-schema", "json")
+	for flag, words := range map[string][]string{
+		"type":             {"feedback", "evaluation", "clarification", "approval", "status", "preference", "correction", "survey", "custom"},
+		"format":           {"text", "structured", "choice", "boolean", "number"},
+		"subject-kind":     {"tool_call", "tool_result", "task", "message", "artifact", "session", "resource", "response", "custom"},
+		"subject-id-scope": {"local", "global"},
+		"subject-protocol": {"mcp", "a2a", "https", "aqp", "other"},
+		"respondent":       {"agent", "human", "system", "any"},
+		"timing":           {"immediate", "after_outcome_known", "after_task_complete", "deferred"},
+		"consent-mode":     {"not_required", "ask_once", "ask_always"},
+		"binding":          {"https", "mcp", "a2a"},
+	} {
+		_ = cmd.RegisterFlagCompletionFunc(flag, completeWords(words...))
+	}
+	return cmd
+}
+
+// requiredMembers are the draft members a query cannot go without, and the flag that sets each; subject says the
+// member is in the draft's subject.
+var requiredMembers = []struct {
+	flag, member string
+	subject      bool
+}{
+	{"consent-mode", "consentMode", false}, {"prompt", "prompt", false},
+	{"subject-kind", "kind", true}, {"subject-id", "id", true},
 }
 
 // runQueryCreate issues a query through a collector's admin API and prints the QueryRequest JSON.
-func runQueryCreate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("aqp query create", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	server := fs.String("server", envOr("AQP_SERVER", "http://127.0.0.1:8080"), "collector base URL (env AQP_SERVER)")
-	draftFile := fs.String("draft", "", "a QueryDraft JSON file (- for standard input); the other draft flags then override its members")
-	typ := fs.String("type", "", "query type: feedback, evaluation, clarification, approval, status, preference, correction, survey, custom")
-	prompt := fs.String("prompt", "", "the question (1-4000 characters)")
-	instructions := fs.String("instructions", "", "instructions for the respondent")
-	format := fs.String("format", "", "answer format: text, structured, choice, boolean, number (default text)")
-	choices := fs.String("choices", "", "comma-separated choices, for --format choice")
-	maxLength := fs.Int("max-length", 0, "response.maxLength")
-	jsonSchemaFile := fs.String("json-schema", "", "file holding response.jsonSchema, for --format structured")
-	subjectKind := fs.String("subject-kind", "", "subject kind: tool_call, tool_result, task, message, artifact, session, resource, response, custom")
-	subjectID := fs.String("subject-id", "", "subject id")
-	subjectScope := fs.String("subject-id-scope", "", "subject idScope: local or global")
-	subjectProtocol := fs.String("subject-protocol", "", "subject protocol: mcp, a2a, https, aqp, other")
-	respondent := fs.String("respondent", "", "requestedRespondent: agent, human, system, any")
-	timing := fs.String("timing", "", "timing: immediate, after_outcome_known, after_task_complete, deferred (default immediate)")
-	consentMode := fs.String("consent-mode", "", "consentMode: not_required, ask_once, ask_always (default not_required)")
-	consentScope := fs.String("consent-scope", "", "consentScope, for ask_once")
-	dataPolicy := fs.String("data-policy", "", "dataPolicy")
-	binding := fs.String("binding", "", "binding to deliver over: https, mcp, a2a (default https)")
-	ttl := fs.String("ttl", "", "time to expiry: seconds or a duration such as 15m (1s-24h, default 1h)")
-	if _, err := parseInterleaved(fs, args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
-	}
+func runQueryCreate(cmd *cobra.Command, o queryCreateOptions, stdin io.Reader, stdout, stderr io.Writer) error {
+	changed := cmd.Flags().Changed
 	draft := map[string]any{}
-	if *draftFile != "" {
-		used := false
-		data, err := readInput(*draftFile, stdin, &used)
+	stdinUsed := false
+	if o.draftFile != "" {
+		in, err := readInput(o.draftFile, stdin, &stdinUsed)
 		if err != nil {
-			fmt.Fprintf(stderr, "aqp query create: %v\n", err)
-			return exitUsage
+			return failure(exitUsage, fmt.Errorf("--draft: %w", err))
 		}
-		dec := json.NewDecoder(bytes.NewReader(data))
+		dec := json.NewDecoder(bytes.NewReader(in.data))
 		dec.UseNumber()
 		if err := dec.Decode(&draft); err != nil {
-			fmt.Fprintf(stderr, "aqp query create: %s: not a JSON object: %v\n", *draftFile, err)
-			return exitUsage
+			return failure(exitUsage, fmt.Errorf("--draft: %s: not a JSON object: %v", o.draftFile, err))
 		}
 	}
 	set := func(key, v string) {
@@ -75,35 +148,63 @@ func runQueryCreate(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 			draft[key] = v
 		}
 	}
-	set("type", *typ)
-	set("prompt", *prompt)
-	set("instructions", *instructions)
-	set("timing", *timing)
-	set("consentMode", *consentMode)
-	set("consentScope", *consentScope)
-	set("dataPolicy", *dataPolicy)
-	set("requestedRespondent", *respondent)
-	set("binding", *binding)
+	// Flags with a default fill a member the draft lacks, and override it when given.
+	for _, d := range []struct{ flag, key, v string }{{"type", "type", o.typ}, {"timing", "timing", o.timing}} {
+		if _, ok := draft[d.key]; changed(d.flag) || !ok {
+			set(d.key, d.v)
+		}
+	}
+	set("prompt", o.prompt)
+	set("instructions", o.instructions)
+	set("consentMode", o.consentMode)
+	set("consentScope", o.consentScope)
+	set("dataPolicy", o.dataPolicy)
+	set("requestedRespondent", o.respondent)
+	set("binding", o.binding)
 	subject, _ := draft["subject"].(map[string]any)
 	if subject == nil {
 		subject = map[string]any{}
 	}
-	for k, v := range map[string]string{"kind": *subjectKind, "id": *subjectID, "idScope": *subjectScope, "protocol": *subjectProtocol} {
+	for k, v := range map[string]string{"kind": o.subjectKind, "id": o.subjectID, "idScope": o.subjectScope, "protocol": o.subjectProtocol} {
 		if v != "" {
 			subject[k] = v
 		}
 	}
 	draft["subject"] = subject
+
+	var missing []string
+	for _, r := range requiredMembers {
+		holder := draft
+		if r.subject {
+			holder = subject
+		}
+		if v, ok := holder[r.member]; !ok || v == "" {
+			missing = append(missing, "--"+r.flag)
+		}
+	}
+	if draft["consentMode"] == "ask_once" {
+		if _, ok := draft["consentScope"]; !ok {
+			missing = append(missing, "--consent-scope")
+		}
+	}
+	if len(missing) > 0 {
+		where := ""
+		if o.draftFile != "" {
+			where = " (neither given as flags nor in the --draft file)"
+		}
+		return usageError("missing required %s %s%s", plural(len(missing), "flag", "flags"), strings.Join(missing, ", "), where)
+	}
+
 	response, _ := draft["response"].(map[string]any)
 	if response == nil {
 		response = map[string]any{}
 	}
-	if *format != "" {
-		response["format"] = *format
+	if o.format != "" {
+		response["format"] = o.format
 	}
-	if *choices != "" {
+	if o.choices != "" {
 		var cs []string
-		for _, c := range strings.Split(*choices, ",") {
+		for _, c := range strings.Split(o.choices, ",") {
 			cs = append(cs, strings.TrimSpace(c))
 		}
 		response["choices"] = cs
@@ -111,16 +212,18 @@ func runQueryCreate(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 			response["format"] = "choice"
 		}
 	}
-	if *maxLength != 0 {
-		response["maxLength"] = *maxLength
+	if o.maxLength != 0 {
+		response["maxLength"] = o.maxLength
 	}
-	if *jsonSchemaFile != "" {
-		b, err := os.ReadFile(*jsonSchemaFile)
+	if o.jsonSchemaFile != "" {
+		in, err := readInput(o.jsonSchemaFile, stdin, &stdinUsed)
 		if err != nil {
-			fmt.Fprintf(stderr, "aqp query create: --json-schema: %v\n", err)
-			return exitUsage
+			return failure(exitUsage, fmt.Errorf("--json-schema: %w", err))
 		}
-		response["jsonSchema"] = json.RawMessage(b)
+		if !json.Valid(in.data) {
+			return failure(exitUsage, fmt.Errorf("--json-schema: %s is not JSON", o.jsonSchemaFile))
+		}
+		response["jsonSchema"] = json.RawMessage(in.data)
 		if _, ok := response["format"]; !ok {
 			response["format"] = "structured"
 		}
@@ -129,34 +232,25 @@ func runQueryCreate(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 		response["format"] = "text"
 	}
 	draft["response"] = response
-	defaults := map[string]string{"type": "feedback", "timing": "immediate", "consentMode": "not_required"}
-	for k, v := range defaults {
-		if _, ok := draft[k]; !ok {
-			draft[k] = v
-		}
-	}
-	if *ttl != "" {
-		secs, err := parseTTL(*ttl)
+	if o.ttl != "" {
+		secs, err := parseTTL(o.ttl)
 		if err != nil {
-			fmt.Fprintf(stderr, "aqp query create: --ttl: %v\n", err)
-			return exitUsage
+			return usageError("--ttl: %v", err)
 		}
 		draft["ttlSeconds"] = secs
 	}
 	body, err := json.Marshal(draft)
 	if err != nil {
-		fmt.Fprintf(stderr, "aqp query create: %v\n", err)
-		return exitUsage
+		return failure(exitUsage, err)
 	}
 	token := os.Getenv("AQP_ADMIN_TOKEN")
 	if token == "" {
-		fmt.Fprintln(stderr, "aqp query create: set AQP_ADMIN_TOKEN to the collector's admin token (aqp serve prints it at first start)")
-		return exitUsage
+		return usageError("set AQP_ADMIN_TOKEN to the collector's admin token (aqp serve prints it at first start and keeps it in its data directory, aqp-data/admin-token)")
 	}
-	client, err := api.NewClient(strings.TrimSuffix(*server, "/"), api.WithHTTPClient(&http.Client{Timeout: 30 * time.Second}))
+	server := strings.TrimSuffix(o.server, "/")
+	client, err := api.NewClient(server, api.WithHTTPClient(&http.Client{Timeout: 30 * time.Second}))
 	if err != nil {
-		fmt.Fprintf(stderr, "aqp query create: --server: %v\n", err)
-		return exitUsage
+		return usageError("--server: %v", err)
 	}
 	resp, err := client.CreateQueryWithBody(context.Background(), "application/json", bytes.NewReader(body),
 		func(ctx context.Context, r *http.Request) error {
@@ -164,25 +258,29 @@ func runQueryCreate(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 			return nil
 		})
 	if err != nil {
-		fmt.Fprintf(stderr, "aqp query create: %v\n", err)
-		return exitUsage
+		if errors.Is(err, syscall.ECONNREFUSED) {
+			fmt.Fprintf(stderr, "aqp query create: no collector answers at %s (connection refused).\n"+
+				"Start one in another terminal: `go run ./cmd/aqp serve` from the repository root, or `aqp serve`;\n"+
+				"or point --server (env AQP_SERVER) at a running collector.\n", server)
+			return exitStatus(exitUsage)
+		}
+		return failure(exitUsage, err)
 	}
 	defer resp.Body.Close()
 	out, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
 	if err != nil {
-		fmt.Fprintf(stderr, "aqp query create: reading the reply: %v\n", err)
-		return exitUsage
+		return failure(exitUsage, fmt.Errorf("reading the reply: %w", err))
 	}
 	if resp.StatusCode != http.StatusCreated {
 		fmt.Fprintf(stderr, "aqp query create: the collector answered %s:\n%s\n", resp.Status, describeProblem(out))
-		return exitInvalid
+		return exitStatus(exitInvalid)
 	}
 	var pretty bytes.Buffer
 	if json.Indent(&pretty, out, "", "  ") == nil {
 		out = pretty.Bytes()
 	}
 	fmt.Fprintf(stdout, "%s\n", out)
-	return exitOK
+	return nil
 }
 
 // describeProblem renders a problem document's errors one per line, or the body as it is.

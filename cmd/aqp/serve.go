@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -17,6 +16,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
@@ -31,52 +32,88 @@ const adminTokenFile = "admin-token"
 // serveOptions are `aqp serve`'s flags.
 type serveOptions struct {
 	addr, store, dataDir, publicURL, continuations, logFormat string
-	shutdownTimeout                                           time.Duration
+	shutdownTimeout, storeTimeout                             time.Duration
 	rateLimit                                                 float64
 }
 
-func runServe(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("aqp serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func newServeCmd() *cobra.Command {
 	var o serveOptions
-	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen address")
-	fs.StringVar(&o.store, "store", "", "store: a SQLite file path, or postgres://… for PostgreSQL (default: SQLite at DATA_DIR/aqp.db)")
-	fs.StringVar(&o.dataDir, "data-dir", "./aqp-data", "directory for the SQLite store and the generated admin token")
-	fs.StringVar(&o.publicURL, "public-url", "", "base URL respondents reach this collector at, written into delivery.endpoint (default http://ADDR)")
-	fs.StringVar(&o.continuations, "continuations", "", "continuation rules file (JSON or YAML)")
-	fs.StringVar(&o.logFormat, "log-format", "text", "log format: text or json")
-	fs.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 30*time.Second, "how long to wait for in-flight requests on SIGINT/SIGTERM")
-	fs.Float64Var(&o.rateLimit, "rate-limit", collector.DefaultRateLimit.PerSecond, "submissions per second per query before rate_limited (0 disables)")
-	if _, err := parseInterleaved(fs, args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	cmd := &cobra.Command{
+		Use:   "serve [flags]",
+		Short: "Run a collector: issue queries, accept responses, return receipts",
+		Long: `Run an AQP collector until SIGINT or SIGTERM (Ctrl-C): it keeps running in its own terminal, so try the
+other commands from another one.
+
+It serves the HTTPS binding (POST /aqp/v1/responses), the admin API (/admin/v1/queries, which "aqp query
+create" uses), discovery (/.well-known/aqp), the schemas, /openapi.yaml, /healthz, /readyz and /metrics. On
+SIGINT or SIGTERM it finishes in-flight submissions, for at most --shutdown-timeout, then exits 0.
+
+Storage: an embedded SQLite database in --data-dir (nothing to set up), or --store postgres://… to share one
+PostgreSQL database between several collector processes.
+
+The admin API wants a bearer token: the environment variable AQP_ADMIN_TOKEN when it is set (give every process
+sharing a database the same one); otherwise a token generated at first start, kept in DATA_DIR/admin-token (mode
+0600) and printed once, after the collector is listening. Later starts say where the token is kept.
+
+Exit status: 0 stopped by a signal, 1 could not start or failed, 2 usage error.`,
+		Example: `  # from the repository root, in a terminal of its own
+  go run ./cmd/aqp serve
+  aqp serve --addr 0.0.0.0:8080 --public-url https://aqp.example.com
+  AQP_ADMIN_TOKEN=s3cret aqp serve --store postgres://aqp@db.internal/aqp --continuations examples/continuations.yaml`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runServe(o, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
 	}
-	var handler slog.Handler = slog.NewTextHandler(stderr, nil)
-	if o.logFormat == "json" {
+	f := cmd.Flags()
+	f.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen address")
+	f.StringVar(&o.store, "store", "", "store: a SQLite file path, or postgres://… for PostgreSQL (default: SQLite at DATA_DIR/aqp.db)")
+	f.StringVar(&o.dataDir, "data-dir", "./aqp-data", "directory for the SQLite store and the generated admin token")
+	f.StringVar(&o.publicURL, "public-url", "", "base URL respondents reach this collector at, written into delivery.endpoint (default: http://ADDR)")
+	f.StringVar(&o.continuations, "continuations", "", "continuation rules file, JSON or YAML (default: none, no follow-up queries)")
+	f.StringVar(&o.logFormat, "log-format", "text", "log format: text or json")
+	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 30*time.Second, "how long to wait for in-flight requests on SIGINT/SIGTERM")
+	f.DurationVar(&o.storeTimeout, "store-timeout", collector.DefaultStoreTimeout, "bound on every store call; past it a submission gets a retryable unavailable receipt (503)")
+	f.Float64Var(&o.rateLimit, "rate-limit", collector.DefaultRateLimit.PerSecond, "new submissions per second per query from its capability holder before rate_limited (0 disables)")
+	_ = cmd.MarkFlagDirname("data-dir")
+	_ = cmd.MarkFlagFilename("continuations", "json", "yaml", "yml")
+	_ = cmd.RegisterFlagCompletionFunc("log-format", completeWords("text", "json"))
+	return cmd
+}
+
+func runServe(o serveOptions, stdout, stderr io.Writer) error {
+	var handler slog.Handler
+	switch o.logFormat {
+	case "text":
+		handler = slog.NewTextHandler(stderr, nil)
+	case "json":
 		handler = slog.NewJSONHandler(stderr, nil)
-	} else if o.logFormat != "text" {
-		fmt.Fprintf(stderr, "aqp serve: --log-format must be text or json\n")
-		return exitUsage
+	default:
+		return usageError("--log-format must be text or json, not %q", o.logFormat)
 	}
 	log := slog.New(handler)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	if err := serve(ctx, o, stdout, log); err != nil {
-		log.Error("aqp serve", "err", err)
-		return 1
+		// One line, whatever the error holds: the log handler escapes it, and so does oneLine for a handler that
+		// would not.
+		log.Error("aqp serve failed", "err", oneLine(err.Error()))
+		return exitStatus(exitInvalid)
 	}
-	return exitOK
+	return nil
 }
 
+// serve runs the collector until ctx ends. Its start-up order is what a person sees: it binds the address and
+// opens the store before anything else, so that a collector that cannot start says why and nothing more — in
+// particular it does not show a new admin token for a collector that never ran.
 func serve(ctx context.Context, o serveOptions, stdout io.Writer, log *slog.Logger) error {
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return fmt.Errorf("cannot listen on %s (is another collector running there? pick another --addr): %w", o.addr, err)
+	}
+	defer ln.Close()
 	if err := os.MkdirAll(o.dataDir, 0o700); err != nil {
 		return fmt.Errorf("data dir: %w", err)
-	}
-	token, err := adminToken(o.dataDir, stdout)
-	if err != nil {
-		return err
 	}
 	store, desc, err := openStore(ctx, o)
 	if err != nil {
@@ -89,7 +126,7 @@ func serve(ctx context.Context, o serveOptions, stdout io.Writer, log *slog.Logg
 			return err
 		}
 	}
-	ln, err := net.Listen("tcp", o.addr)
+	token, err := resolveAdminToken(o.dataDir)
 	if err != nil {
 		return err
 	}
@@ -97,16 +134,18 @@ func serve(ctx context.Context, o serveOptions, stdout io.Writer, log *slog.Logg
 	if publicURL == "" {
 		publicURL = "http://" + ln.Addr().String()
 	}
-	rl := collector.RateLimit{PerSecond: o.rateLimit, Burst: int(2 * o.rateLimit), Disabled: o.rateLimit <= 0}
-	svc, err := service.New(service.Config{
-		Collector:  collector.Config{Store: store, PublicURL: publicURL, Rules: rules, Logger: log, RateLimit: rl},
-		Bindings:   []service.Binding{https.Binding{}},
-		AdminToken: token, Logger: log,
+	h, err := newHandler(handlerConfig{
+		Store: store, PublicURL: publicURL, Rules: rules, Logger: log, AdminToken: token.value,
+		RateLimit:    collector.RateLimit{PerSecond: o.rateLimit, Burst: int(2 * o.rateLimit), Disabled: o.rateLimit <= 0},
+		StoreTimeout: o.storeTimeout,
 	})
 	if err != nil {
 		return err
 	}
-	hs := &http.Server{Handler: svc.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+	if err := token.announce(stdout); err != nil {
+		return err
+	}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: 64 << 10}
 	log.Info("aqp collector listening", "addr", ln.Addr().String(), "public_url", publicURL, "store", desc)
 	errc := make(chan error, 1)
@@ -126,6 +165,34 @@ func serve(ctx context.Context, o serveOptions, stdout io.Writer, log *slog.Logg
 	return nil
 }
 
+// handlerConfig is what the collector's HTTP surface is composed from.
+type handlerConfig struct {
+	Store      collector.Store
+	PublicURL  string
+	Rules      *collector.Rules
+	Logger     *slog.Logger
+	RateLimit  collector.RateLimit
+	AdminToken string
+	// StoreTimeout bounds every store call (--store-timeout).
+	StoreTimeout time.Duration
+}
+
+// newHandler composes the collector and the HTTP surface it is served on. It is the one place that knows which
+// bindings and services the process serves.
+func newHandler(cfg handlerConfig) (http.Handler, error) {
+	svc, err := service.New(service.Config{
+		Collector: collector.Config{Store: cfg.Store, PublicURL: cfg.PublicURL, Rules: cfg.Rules, Logger: cfg.Logger,
+			RateLimit: cfg.RateLimit, StoreTimeout: cfg.StoreTimeout},
+		Bindings:   []service.Binding{https.Binding{}},
+		AdminToken: cfg.AdminToken,
+		Logger:     cfg.Logger,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return svc.Handler(), nil
+}
+
 // openStore opens the store --store names.
 func openStore(ctx context.Context, o serveOptions) (collector.Store, string, error) {
 	switch {
@@ -142,36 +209,60 @@ func openStore(ctx context.Context, o serveOptions) (collector.Store, string, er
 	}
 }
 
-// adminToken returns AQP_ADMIN_TOKEN, or the token generated at first start and kept (mode 0600) in the data
-// directory; a newly generated token is printed once.
-func adminToken(dataDir string, stdout io.Writer) (string, error) {
+// adminToken is the admin API's token and where it comes from.
+type adminToken struct {
+	value string
+	// path is the file that keeps it; empty when it comes from AQP_ADMIN_TOKEN.
+	path string
+	// generated is true for a token made at this start and not stored yet: announce stores it, then shows it.
+	generated bool
+}
+
+// resolveAdminToken returns AQP_ADMIN_TOKEN, or the token kept in the data directory, or a new one that announce
+// stores and prints once.
+func resolveAdminToken(dataDir string) (adminToken, error) {
 	if t := os.Getenv("AQP_ADMIN_TOKEN"); t != "" {
-		return t, nil
+		return adminToken{value: t}, nil
 	}
 	path := filepath.Join(dataDir, adminTokenFile)
-	if b, err := os.ReadFile(path); err == nil {
+	b, err := os.ReadFile(path)
+	switch {
+	case err == nil:
 		if t := strings.TrimSpace(string(b)); t != "" {
-			return t, nil
+			return adminToken{value: t, path: path}, nil
 		}
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return "", err
+		return adminToken{}, fmt.Errorf("the admin token file %s is empty: delete it to have a new token generated, or set AQP_ADMIN_TOKEN", path)
+	case !errors.Is(err, os.ErrNotExist):
+		return adminToken{}, fmt.Errorf("reading the admin token: %w", err)
 	}
 	raw := make([]byte, 32)
 	if _, err := rand.Read(raw); err != nil {
-		return "", err
+		return adminToken{}, err
 	}
-	t := base64.RawURLEncoding.EncodeToString(raw)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return "", fmt.Errorf("storing the admin token: %w", err)
+	return adminToken{value: base64.RawURLEncoding.EncodeToString(raw), path: path, generated: true}, nil
+}
+
+// announce says which admin token the collector uses. A generated token is stored (mode 0600) and shown, once;
+// otherwise only where the token is kept is said, never the token.
+func (t adminToken) announce(stdout io.Writer) error {
+	switch {
+	case t.path == "":
+		fmt.Fprintln(stdout, "admin token: from AQP_ADMIN_TOKEN")
+	case !t.generated:
+		fmt.Fprintf(stdout, "admin token: kept in %s (mode 0600)\n", t.path)
+	default:
+		f, err := os.OpenFile(t.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil {
+			return fmt.Errorf("storing the admin token: %w", err)
+		}
+		if _, err := f.WriteString(t.value + "\n"); err != nil {
+			f.Close()
+			return fmt.Errorf("storing the admin token: %w", err)
+		}
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("storing the admin token: %w", err)
+		}
+		fmt.Fprintf(stdout, "Generated an admin token (kept in %s, mode 0600; shown only now):\n\n  export AQP_ADMIN_TOKEN=%s\n\n", t.path, t.value)
 	}
-	if _, err := f.WriteString(t + "\n"); err != nil {
-		f.Close()
-		return "", err
-	}
-	if err := f.Close(); err != nil {
-		return "", err
-	}
-	fmt.Fprintf(stdout, "Generated an admin token (kept in %s, shown only now):\n\n  export AQP_ADMIN_TOKEN=%s\n\n", path, t)
-	return t, nil
+	return nil
 }

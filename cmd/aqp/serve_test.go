@@ -166,7 +166,7 @@ func delivery(q map[string]any) (endpoint, auth, queryID string) {
 	return d["endpoint"].(string), d["authorization"].(string), q["queryId"].(string)
 }
 
-var quickstartFlags = []string{"--type", "clarification", "--subject-kind", "tool_call", "--subject-id", "call_01JQ8QY3EJX9",
+var quickstartFlags = []string{"--type", "clarification", "--consent-mode", "not_required", "--subject-kind", "tool_call", "--subject-id", "call_01JQ8QY3EJX9",
 	"--subject-id-scope", "local", "--subject-protocol", "mcp", "--respondent", "agent", "--timing", "after_outcome_known",
 	"--prompt", "Did this tool result fully answer the user's request?", "--choices", "yes,partly,no"}
 
@@ -226,6 +226,9 @@ func TestServeQuickstartKillAndRestart(t *testing.T) {
 	if strings.Contains(p2.logs.String(), "Generated an admin token") {
 		t.Fatal("the restart generated a new admin token instead of reusing the stored one")
 	}
+	if logs := p2.logs.String(); !strings.Contains(logs, "admin token: kept in "+tokenFile+" (mode 0600)\n") || strings.Contains(logs, token) {
+		t.Fatalf("a restart must say where the admin token is kept, and not show it:\n%s", logs)
+	}
 	for _, c := range []struct {
 		body, want []byte
 		auth       string
@@ -276,6 +279,9 @@ func race(t *testing.T, urls []string, auth, queryID string, n int) map[int]int 
 
 func TestServeSQLiteRace(t *testing.T) {
 	p := startServe(t, []string{"AQP_ADMIN_TOKEN=race"}, "--data-dir", t.TempDir(), "--rate-limit", "0")
+	if !strings.Contains(p.logs.String(), "admin token: from AQP_ADMIN_TOKEN\n") {
+		t.Fatalf("the collector does not say its admin token comes from AQP_ADMIN_TOKEN:\n%s", p.logs)
+	}
 	_, auth, queryID := delivery(queryCreate(t, p.url, "race", quickstartFlags...))
 	counts := race(t, []string{p.url}, auth, queryID, 50)
 	if counts[200] != 1 || counts[409] != 49 {
@@ -346,8 +352,8 @@ func TestQueryCreateDraftAndErrors(t *testing.T) {
 		want  string
 	}{
 		{"drafts", []string{"--draft", draftFile, "--consent-mode", "not_required"}, `member "consentScope" must be absent`},
-		{"drafts", []string{"--prompt", "p", "--subject-kind", "task", "--subject-id", "t", "--ttl", "48h"}, "/ttlSeconds"},
-		{"drafts", []string{"--prompt", "p", "--subject-kind", "session", "--format", "choice"}, "/response/choices"},
+		{"drafts", []string{"--consent-mode", "not_required", "--prompt", "p", "--subject-kind", "task", "--subject-id", "t", "--ttl", "48h"}, "/ttlSeconds"},
+		{"drafts", []string{"--consent-mode", "not_required", "--prompt", "p", "--subject-kind", "session", "--subject-id", "s", "--format", "choice"}, "/response/choices"},
 		{"wrong", []string{"--draft", draftFile}, "401 Unauthorized"},
 		{"drafts", []string{"--draft", draftFile, "--binding", "a2a"}, "does not serve the a2a binding"},
 	} {

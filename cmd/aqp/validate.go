@@ -3,32 +3,15 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
 
 	"github.com/agentqueryprotocol/aqp-go/core"
 )
-
-// parseInterleaved parses flags that may appear before, between or after positional arguments.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		if args[0] == "-" || len(args[0]) == 0 || args[0][0] != '-' {
-			pos = append(pos, args[0])
-			args = args[1:]
-			continue
-		}
-	}
-}
 
 // validationRecord is one line of `aqp validate --json`.
 type validationRecord struct {
@@ -39,74 +22,111 @@ type validationRecord struct {
 	Errors core.Errors       `json:"errors"`
 }
 
-func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("aqp validate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	kindFlag := fs.String("kind", "", "validate every FILE as this kind: request, response or receipt (default: from its members)")
-	asJSON := fs.Bool("json", false, "print one JSON object per document (or per pair) on its own line")
-	pair := fs.Bool("pair", false, "validate REQUEST RESPONSE [RECEIPT [DUPLICATE_RECEIPT]] together, with the paired checks")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, `Usage:
-  aqp validate [--kind request|response|receipt] [--json] FILE...
-  aqp validate --pair [--json] REQUEST RESPONSE [RECEIPT [DUPLICATE_RECEIPT]]
+// unreadableRecord is the line of `aqp validate --json` for a file that could not be read.
+type unreadableRecord struct {
+	File  string `json:"file"`
+	Valid bool   `json:"valid"`
+	Error string `json:"error"`
+}
 
-FILE "-" reads standard input. Exit status: 0 all valid, 1 something invalid, 2 usage error or unreadable input.
+// kindUnknown is the kind printed for a document whose kind could not be detected.
+const kindUnknown = "unknown"
 
-`)
-		fs.PrintDefaults()
+type validateOptions struct {
+	kind       string
+	json, pair bool
+}
+
+func newValidateCmd(stdin io.Reader) *cobra.Command {
+	var o validateOptions
+	cmd := &cobra.Command{
+		Use:   "validate [flags] FILE...",
+		Short: "Check AQP requests, responses and receipts offline",
+		Long: `Validate AQP documents offline against the protocol's schemas and the rules beyond them, and print every
+failure with the member (a JSON Pointer), the rule (keyword) and the stable error code.
+
+Without --kind each FILE's kind is read from its members: a document with "prompt" is a request, one with
+"status" a receipt, anything else a response. A document that is not JSON (say, a truncated file) is classified
+from the members that could be read; when those do not tell, the kind is reported as unknown and --kind tells it.
+
+With --pair the files are a request, its response and optionally the receipt (and a duplicate's receipt), and
+the paired checks run too: the ids, subject and respondent match, the answer meets the request's contract,
+consent, expiry, and that a duplicate's receipt is equivalent.
+
+FILE "-" reads standard input. Documents larger than 1 MiB are refused.
+Exit status: 0 all valid, 1 something invalid, 2 usage error or unreadable input.`,
+		Example: `  aqp validate examples/quickstart-request.json
+  aqp validate --kind response answer.json
+  aqp validate --pair query.json response.json receipt.json
+  aqp query create --draft draft.json --consent-mode ask_always | aqp validate --json -`,
+		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return []string{"json"}, cobra.ShellCompDirectiveFilterFileExt
+		},
+		RunE: func(cmd *cobra.Command, files []string) error {
+			return runValidate(o, files, stdin, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
 	}
-	files, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
-	}
+	f := cmd.Flags()
+	f.StringVar(&o.kind, "kind", "", "validate every FILE as this kind: request, response or receipt (default: read from each FILE's members)")
+	f.BoolVar(&o.json, "json", false, "print one JSON object per document (or per pair) on its own line (default: text for a person)")
+	f.BoolVar(&o.pair, "pair", false, "validate REQUEST RESPONSE [RECEIPT [DUPLICATE_RECEIPT]] together, with the paired checks (default: each FILE on its own)")
+	_ = cmd.RegisterFlagCompletionFunc("kind", completeWords("request", "response", "receipt"))
+	return cmd
+}
+
+func runValidate(o validateOptions, files []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var kind core.Kind
-	if *kindFlag != "" {
-		if kind, err = core.ParseKind(*kindFlag); err != nil {
-			fmt.Fprintf(stderr, "aqp validate: --kind: %v\n", err)
-			return exitUsage
+	if o.kind != "" {
+		var err error
+		if kind, err = core.ParseKind(o.kind); err != nil {
+			return usageError("--kind: %v", err)
 		}
 	}
 	if len(files) == 0 {
-		fmt.Fprintln(stderr, "aqp validate: no FILE given (use - for standard input)")
-		fs.Usage()
-		return exitUsage
+		return usageError("no FILE given (use - for standard input)")
 	}
-	out := &printer{w: stdout, json: *asJSON}
-	if *pair {
+	out := &printer{w: stdout, json: o.json}
+	if o.pair {
 		if kind != "" {
-			fmt.Fprintln(stderr, "aqp validate: --kind and --pair do not go together: a pair's kinds are given by position")
-			return exitUsage
+			return usageError("--kind and --pair do not go together: a pair's kinds are given by position")
 		}
 		if len(files) < 2 || len(files) > 4 {
-			fmt.Fprintf(stderr, "aqp validate --pair: want REQUEST RESPONSE [RECEIPT [DUPLICATE_RECEIPT]], got %d files\n", len(files))
-			return exitUsage
+			return usageError("--pair wants REQUEST RESPONSE [RECEIPT [DUPLICATE_RECEIPT]], got %d files", len(files))
 		}
-		return validatePair(files, stdin, out, stderr)
+		return exitStatus(validatePair(files, stdin, out, stderr))
 	}
 	status := exitOK
 	stdinUsed := false
 	for _, f := range files {
-		data, err := readInput(f, stdin, &stdinUsed)
+		in, err := readInput(f, stdin, &stdinUsed)
 		if err != nil {
-			fmt.Fprintf(stderr, "aqp validate: %v\n", err)
+			out.unreadable(f, err, stderr)
 			status = exitUsage
 			continue
 		}
-		k := kind
+		k, known := kind, true
 		if k == "" {
-			v, _ := core.DecodeJSON(data)
-			k = core.DetectKind(v)
+			k, known = detectKind(in.data)
 		}
-		doc := core.Parse(k, data)
-		out.document(f, k, doc.Errors)
+		if !known {
+			_, derr := core.DecodeJSON(in.data)
+			var e *core.Error
+			if !errors.As(derr, &e) {
+				e = &core.Error{Keyword: core.KeywordJSON, Message: fmt.Sprint(derr)}
+			}
+			out.document(f, kindUnknown, in.explain(core.Errors{*e}))
+			if status == exitOK {
+				status = exitInvalid
+			}
+			continue
+		}
+		doc := core.Parse(k, in.data)
+		out.document(f, string(k), in.explain(doc.Errors))
 		if !doc.Valid() && status == exitOK {
 			status = exitInvalid
 		}
 	}
-	return status
+	return exitStatus(status)
 }
 
 func validatePair(files []string, stdin io.Reader, out *printer, stderr io.Writer) int {
@@ -116,12 +136,14 @@ func validatePair(files []string, stdin io.Reader, out *printer, stderr io.Write
 	named := map[string]string{}
 	stdinUsed := false
 	for i, f := range files {
-		data, err := readInput(f, stdin, &stdinUsed)
+		in, err := readInput(f, stdin, &stdinUsed)
 		if err != nil {
-			fmt.Fprintf(stderr, "aqp validate: %v\n", err)
+			out.unreadable(f, err, stderr)
 			return exitUsage
 		}
-		*slots[i] = core.Parse(roles[i].Kind(), data)
+		doc := core.Parse(roles[i].Kind(), in.data)
+		doc.Errors = in.explain(doc.Errors)
+		*slots[i] = doc
 		named[string(roles[i])] = f
 	}
 	errs := core.ValidatePair(p)
@@ -132,9 +154,23 @@ func validatePair(files []string, stdin io.Reader, out *printer, stderr io.Write
 	return exitOK
 }
 
-// readInput reads a file, or standard input for "-" (once).
-func readInput(name string, stdin io.Reader, stdinUsed *bool) ([]byte, error) {
+// input is what readInput read of one FILE.
+type input struct {
+	// data is the document, or its first core.MaxDocumentBytes+1 bytes when it is larger: enough for the
+	// validator to refuse it and for the kind to be detected.
+	data []byte
+	// size is the document's real size in bytes; exact is false when reading stopped counting at maxCountBytes.
+	size  int64
+	exact bool
+}
+
+// maxCountBytes bounds how far an oversized standard input is read only to say how large it is.
+const maxCountBytes = 64 << 20
+
+// readInput reads a file, or standard input for "-" (once), keeping at most core.MaxDocumentBytes+1 bytes.
+func readInput(name string, stdin io.Reader, stdinUsed *bool) (*input, error) {
 	var r io.Reader
+	size := int64(-1)
 	if name == "-" {
 		if *stdinUsed {
 			return nil, errors.New("standard input (-) can be read only once")
@@ -147,13 +183,50 @@ func readInput(name string, stdin io.Reader, stdinUsed *bool) ([]byte, error) {
 			return nil, err
 		}
 		defer f.Close()
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			size = st.Size()
+		}
 		r = f
 	}
 	data, err := io.ReadAll(io.LimitReader(r, core.MaxDocumentBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return data, nil
+	in := &input{data: data, size: int64(len(data)), exact: true}
+	if len(data) > core.MaxDocumentBytes {
+		if size >= 0 {
+			in.size = size
+		} else {
+			n, err := io.Copy(io.Discard, io.LimitReader(r, maxCountBytes))
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			in.size += n
+			in.exact = n < maxCountBytes
+		}
+	}
+	return in, nil
+}
+
+// explain rewrites the messages core reports about the bytes themselves with what only the reader of the whole
+// input knows: the document's real size, and the line and column of a JSON error's offset.
+func (in *input) explain(errs core.Errors) core.Errors {
+	for i, e := range errs {
+		if e.Pointer != "" {
+			continue
+		}
+		switch e.Keyword {
+		case core.KeywordSize:
+			about := "is"
+			if !in.exact {
+				about = "is more than"
+			}
+			errs[i].Message = fmt.Sprintf("document %s %d bytes; at most %d are accepted", about, in.size, core.MaxDocumentBytes)
+		case core.KeywordJSON:
+			errs[i].Message = locateJSONError(in.data, e.Message)
+		}
+	}
+	return errs
 }
 
 // printer writes validation results for a person or, with json, one JSON object per line.
@@ -162,18 +235,31 @@ type printer struct {
 	json bool
 }
 
-func (p *printer) document(file string, kind core.Kind, errs core.Errors) {
+func (p *printer) document(file, kind string, errs core.Errors) {
 	if p.json {
-		p.record(validationRecord{File: file, Kind: string(kind), Valid: len(errs) == 0, Errors: nonNil(errs)})
+		p.record(validationRecord{File: file, Kind: kind, Valid: len(errs) == 0, Errors: nonNil(errs)})
 		return
 	}
 	if len(errs) == 0 {
 		fmt.Fprintf(p.w, "%s: valid %s\n", file, kind)
 		return
 	}
-	fmt.Fprintf(p.w, "%s: invalid %s (%d %s)\n", file, kind, len(errs), plural(len(errs), "error", "errors"))
+	what := "invalid " + kind
+	if kind == kindUnknown {
+		what = "invalid document of unknown kind (its members do not tell; give --kind request, response or receipt)"
+	}
+	fmt.Fprintf(p.w, "%s: %s (%d %s)\n", file, what, len(errs), plural(len(errs), "error", "errors"))
 	for _, e := range errs {
-		fmt.Fprintf(p.w, "  %s\n", e.Error())
+		fmt.Fprintf(p.w, "  %s\n", formatError(e))
+	}
+}
+
+// unreadable reports a FILE that could not be read: on standard error for a person, and with --json also as a
+// record on standard output, so that a program reading the records sees every FILE it named.
+func (p *printer) unreadable(file string, err error, stderr io.Writer) {
+	fmt.Fprintf(stderr, "aqp validate: %s\n", oneLine(err.Error()))
+	if p.json {
+		p.record(unreadableRecord{File: file, Error: err.Error()})
 	}
 }
 
@@ -188,11 +274,19 @@ func (p *printer) pair(files []string, named map[string]string, errs core.Errors
 	}
 	fmt.Fprintf(p.w, "pair %v: invalid (%d %s)\n", files, len(errs), plural(len(errs), "error", "errors"))
 	for _, e := range errs {
-		fmt.Fprintf(p.w, "  %s (%s)\n", e.Error(), named[string(e.Document)])
+		fmt.Fprintf(p.w, "  %s (%s)\n", formatError(e), named[string(e.Document)])
 	}
 }
 
-func (p *printer) record(r validationRecord) {
+// formatError is core.Error.Error, without the empty code of a document whose kind is unknown.
+func formatError(e core.Error) string {
+	if e.Code != "" {
+		return e.Error()
+	}
+	return strings.TrimSuffix(e.Error(), ", ]") + "]"
+}
+
+func (p *printer) record(r any) {
 	b, _ := json.Marshal(r)
 	fmt.Fprintf(p.w, "%s\n", b)
 }
