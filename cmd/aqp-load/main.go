@@ -4,6 +4,11 @@
 // figures come from one run on one machine, so compare them as ratios.
 //
 //	go run ./cmd/aqp-load [-clients 32] [-requests 30000]
+//
+// Two more modes reproduce attacks on a real `aqp serve` process (built from ./cmd/aqp unless -aqp names a binary):
+//
+//	go run ./cmd/aqp-load -mode flood     # a wrong-capability flood against one query; the genuine respondent's outcomes
+//	go run ./cmd/aqp-load -mode hostile   # 100 concurrent 1 MiB hostile bodies; the collector's peak RSS
 package main
 
 import (
@@ -38,8 +43,32 @@ func main() {
 	requests := flag.Int("requests", 30000, "submissions per phase (each to its own query)")
 	fsyncFor := flag.Duration("fsync-for", 2*time.Second, "how long to measure the fsync rate")
 	dir := flag.String("dir", "", "directory for the SQLite database and the fsync probe (default: a temporary one)")
+	mode := flag.String("mode", "throughput", "throughput, flood or hostile")
+	aqpBin := flag.String("aqp", "", "the aqp binary the flood and hostile modes run (default: built from ./cmd/aqp)")
+	floodFor := flag.Duration("flood-for", 4*time.Second, "flood mode: how long each flood lasts")
+	hostile := flag.Int("hostile", 100, "hostile mode: concurrent 1 MiB bodies per round")
+	rounds := flag.Int("rounds", 3, "hostile mode: rounds")
 	flag.Parse()
-	if err := run(*clients, *requests, *fsyncFor, *dir); err != nil {
+	err := error(nil)
+	switch *mode {
+	case "throughput":
+		err = run(*clients, *requests, *fsyncFor, *dir)
+	case "flood", "hostile":
+		d := *dir
+		if d == "" {
+			if d, err = os.MkdirTemp("", "aqp-load-"); err == nil {
+				defer os.RemoveAll(d)
+			}
+		}
+		if err == nil && *mode == "flood" {
+			err = runFlood(context.Background(), *aqpBin, d, *clients, *floodFor)
+		} else if err == nil {
+			err = runHostile(context.Background(), *aqpBin, d, *hostile, *rounds)
+		}
+	default:
+		err = fmt.Errorf("-mode must be throughput, flood or hostile, got %q", *mode)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "aqp-load:", err)
 		os.Exit(1)
 	}
