@@ -3,6 +3,7 @@ package collector_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -164,5 +165,49 @@ func TestRetryAfterStaysInTheSchemasRange(t *testing.T) {
 	}
 	if errs := core.Validate(core.KindReceipt, out.Receipt); len(errs) > 0 {
 		t.Fatalf("receipt invalid: %v\n%s", errs, out.Receipt)
+	}
+}
+
+// TestDraftTTLSeconds: ttlSeconds is read as JSON Schema reads an integer — 60.0 and 6e1 are 60 — and a fraction,
+// a value out of range or a non-number is refused with a precise error at /ttlSeconds.
+func TestDraftTTLSeconds(t *testing.T) {
+	f := newFixture(t, "")
+	with := func(ttl string) string { return strings.Replace(draft, `{"type"`, `{"ttlSeconds":`+ttl+`,"type"`, 1) }
+	for _, tc := range []struct {
+		ttl, keyword, message, expiresAt string
+	}{
+		{"60", "", "", "2026-07-30T17:01:00.000Z"},
+		{"60.0", "", "", "2026-07-30T17:01:00.000Z"},
+		{"6e1", "", "", "2026-07-30T17:01:00.000Z"},
+		{"600E-1", "", "", "2026-07-30T17:01:00.000Z"},
+		{"86400.000", "", "", "2026-07-31T17:00:00.000Z"},
+		{"1", "", "", "2026-07-30T17:00:01.000Z"},
+		{"60.5", "type", "has a fraction", ""},
+		{"86400.5", "type", "has a fraction", ""},
+		{"0.999", "minimum", "at least 1", ""},
+		{"0", "minimum", "at least 1", ""},
+		{"-5", "minimum", "at least 1", ""},
+		{"86401", "maximum", "at most 86400", ""},
+		{"86400.0000001", "type", "has a fraction", ""},
+		{"1e999999", "maximum", "at most 86400", ""},
+		{"1e-999999", "minimum", "at least 1", ""},
+		{"60." + strings.Repeat("0", 100), "type", "at most 64 characters", ""},
+		{`"60"`, "type", "got a string", ""},
+		{`true`, "type", "got the boolean true", ""},
+	} {
+		req, err := f.c.Issue(context.Background(), []byte(with(tc.ttl)))
+		if tc.keyword == "" {
+			if err != nil {
+				t.Errorf("ttlSeconds %s: %v", tc.ttl, err)
+			} else if got := core.Parse(core.KindRequest, req).Object()["expiresAt"]; got != tc.expiresAt {
+				t.Errorf("ttlSeconds %s: expiresAt %v, want %s", tc.ttl, got, tc.expiresAt)
+			}
+			continue
+		}
+		var ie *collector.IssueError
+		if !errors.As(err, &ie) || len(ie.Errors) != 1 || ie.Errors[0].Pointer != "/ttlSeconds" || ie.Errors[0].Keyword != tc.keyword ||
+			!strings.Contains(ie.Errors[0].Message, tc.message) {
+			t.Errorf("ttlSeconds %.20s: got %v, want /ttlSeconds [%s] saying %q", tc.ttl, err, tc.keyword, tc.message)
+		}
 	}
 }
