@@ -125,3 +125,33 @@ func TestLoadContinuationKey(t *testing.T) {
 		})
 	}
 }
+
+// TestSchemaCompiledOncePerQuery: a query's jsonSchema is compiled when the query is issued and once more for all
+// the responses the collector checks against it (the parsed request, with its compiled contract, is cached).
+func TestSchemaCompiledOncePerQuery(t *testing.T) {
+	f := newFixture(t, "")
+	q, auth := f.issue(t, hostileDraft(hostileDrafts["closed"]))
+	before := core.ContractCompiles()
+	for i := 0; i < 20; i++ {
+		body := response(q, "0198c7d0-2180-7729-b005-d33c99fc7452", `{"x":1}`)
+		if out := f.c.Submit(context.Background(), collector.Submission{Body: body, Authorization: auth}); out.Code != "answer_invalid" {
+			t.Fatalf("submission %d: %q %s", i, out.Code, out.Receipt)
+		}
+	}
+	if n := core.ContractCompiles() - before; n != 1 {
+		t.Fatalf("20 submissions compiled the query's jsonSchema %d times, want 1", n)
+	}
+}
+
+// TestContinuationSubjectIsGlobal: D23 — the collector writes a continuation's subject as
+// {kind: response, id: <responseId>, idScope: global, protocol: aqp}.
+func TestContinuationSubjectIsGlobal(t *testing.T) {
+	f := newFixture(t, fuzzRules)
+	q, auth := f.issue(t, draft)
+	out := f.c.Submit(context.Background(), collector.Submission{Body: response(q, "0198c7d0-2180-7729-b005-d33c99fc7452", `"yes"`), Authorization: auth})
+	cont, _ := core.Parse(core.KindReceipt, out.Receipt).Object()["continuation"].(map[string]any)
+	want := map[string]any{"kind": "response", "id": "0198c7d0-2180-7729-b005-d33c99fc7452", "idScope": "global", "protocol": "aqp"}
+	if got, _ := cont["subject"].(map[string]any); !core.EqualJSON(got, want) {
+		t.Fatalf("continuation subject %v, want %v", got, want)
+	}
+}
