@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -45,6 +48,9 @@ func compileContract(request any) (*contract, *Error) {
 		c.maxLength = int(f)
 	}
 	if js, ok := resp["jsonSchema"].(map[string]any); ok {
+		if e := checkSchemaBounds(js); e != nil {
+			return nil, e
+		}
 		if s, present := js["$schema"]; present && s != draft2020 {
 			return nil, &Error{Pointer: "/response/jsonSchema/$schema", Keyword: KeywordCompile,
 				Message: fmt.Sprintf("jsonSchema is compiled as draft 2020-12; $schema must be %q or absent, got %s", draft2020, display(s))}
@@ -59,8 +65,105 @@ func compileContract(request any) (*contract, *Error) {
 				Message: "jsonSchema does not compile offline as draft 2020-12: " + oneLine(err.Error())}
 		}
 		c.schema = sch
+		contractCompiles.Add(1)
 	}
 	return c, nil
+}
+
+// Bounds on a request's jsonSchema (D24). The schema library has no deadline and no context, and its compile time
+// grows faster than linearly with nesting (3,000 nested "items" took 27 s and 211 MiB), so what a jsonSchema may
+// cost is bounded by its shape before it is compiled; TestSchemaBoundsCompileFast measures the worst shapes within
+// the bounds.
+const (
+	// MaxSchemaDepth bounds how deeply objects and arrays nest in a jsonSchema (the jsonSchema itself is depth 1).
+	MaxSchemaDepth = 64
+	// MaxSchemaNodes bounds the JSON values in a jsonSchema: every object, array, string, number, boolean and null.
+	MaxSchemaNodes = 10_000
+	// MaxSchemaBytes bounds a jsonSchema's canonical JSON (CanonicalJSON: compact, minimal escaping).
+	MaxSchemaBytes = 64 << 10
+	// MaxSchemaPatterns bounds the regular expressions in a jsonSchema ("pattern" values and "patternProperties"
+	// names): one with counted repetition, ^(a|b|c){1,1000}$, takes milliseconds to compile.
+	MaxSchemaPatterns = 64
+)
+
+// contractCompiles counts compiled jsonSchemas.
+var contractCompiles atomic.Int64
+
+// ContractCompiles reports how many request jsonSchemas this process has compiled: for metrics, and for tests
+// proving that a collector compiles a query's schema once however many responses it checks.
+func ContractCompiles() int64 { return contractCompiles.Load() }
+
+// checkSchemaBounds reports the first bound a jsonSchema exceeds, or nil. It walks iteratively, so a deeper value
+// than the bound costs no stack, and stops at the first excess.
+func checkSchemaBounds(js map[string]any) *Error {
+	const at = "/response/jsonSchema"
+	type item struct {
+		ptr   string
+		v     any
+		depth int
+	}
+	nodes, patterns := 0, 0
+	stack := []item{{at, js, 1}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		nodes++
+		if nodes > MaxSchemaNodes {
+			return &Error{Pointer: at, Keyword: KeywordSize,
+				Message: fmt.Sprintf("jsonSchema may hold at most %d JSON values (objects, arrays, strings, numbers, booleans, nulls); this one holds more", MaxSchemaNodes)}
+		}
+		switch x := it.v.(type) {
+		case map[string]any:
+			if _, ok := x["pattern"].(string); ok {
+				patterns++
+			}
+			if pp, ok := x["patternProperties"].(map[string]any); ok {
+				patterns += len(pp)
+			}
+			if patterns > MaxSchemaPatterns {
+				return &Error{Pointer: at, Keyword: KeywordSize,
+					Message: fmt.Sprintf("jsonSchema may hold at most %d regular expressions (pattern values and patternProperties names); this one holds more", MaxSchemaPatterns)}
+			}
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			// Members in reverse order onto the stack, so the first in byte order is checked first: which
+			// bound is reported, and where, is the same on every run.
+			slices.Sort(keys)
+			slices.Reverse(keys)
+			for _, k := range keys {
+				v := x[k]
+				if it.depth+1 > MaxSchemaDepth && isContainer(v) {
+					return &Error{Pointer: it.ptr + "/" + escapePointer(k), Keyword: KeywordSize,
+						Message: fmt.Sprintf("jsonSchema may nest objects and arrays at most %d deep; this value is at depth %d", MaxSchemaDepth, it.depth+1)}
+				}
+				stack = append(stack, item{it.ptr + "/" + escapePointer(k), v, it.depth + 1})
+			}
+		case []any:
+			for i := len(x) - 1; i >= 0; i-- {
+				v := x[i]
+				if it.depth+1 > MaxSchemaDepth && isContainer(v) {
+					return &Error{Pointer: it.ptr + "/" + strconv.Itoa(i), Keyword: KeywordSize,
+						Message: fmt.Sprintf("jsonSchema may nest objects and arrays at most %d deep; this value is at depth %d", MaxSchemaDepth, it.depth+1)}
+				}
+				stack = append(stack, item{it.ptr + "/" + strconv.Itoa(i), v, it.depth + 1})
+			}
+		}
+	}
+	if n := len(CanonicalJSON(js)); n > MaxSchemaBytes {
+		return &Error{Pointer: at, Keyword: KeywordSize,
+			Message: fmt.Sprintf("jsonSchema may be at most %d bytes of compact JSON; this one is %d", MaxSchemaBytes, n)}
+	}
+	return nil
+}
+
+func isContainer(v any) bool {
+	switch v.(type) {
+	case map[string]any, []any:
+		return true
+	}
+	return false
 }
 
 // requestContract returns the request's compiled response contract. It is computed once per Document and is only

@@ -16,6 +16,11 @@ import (
 // validateValue runs a kind's schema over v and, for a request, compiles its answer contract (§3: a jsonSchema
 // that does not compile makes the request invalid).
 func validateValue(k Kind, v any) Errors {
+	if errs := checkNumbers(k.code(), v); len(errs) > 0 {
+		// The schema library must not see these numbers (D22); sorted like every other report (D14).
+		sortErrors(errs)
+		return errs
+	}
 	set := compiledSchemas()
 	var errs Errors
 	if verr := set.verdict[k].Validate(v); verr != nil {
@@ -65,13 +70,18 @@ func (set *schemaSet) convert(code Code, err error) Errors {
 		}
 	}
 	walk(ve)
+	sortErrors(out)
+	return out
+}
+
+// sortErrors orders errors by pointer, then keyword (D14).
+func sortErrors(out Errors) {
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Pointer != out[j].Pointer {
 			return out[i].Pointer < out[j].Pointer
 		}
 		return out[i].Keyword < out[j].Keyword
 	})
-	return out
 }
 
 // describe turns one leaf failure into one or more errors (a required or additionalProperties failure yields one

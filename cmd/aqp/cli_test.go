@@ -307,6 +307,8 @@ func TestServeCannotStart(t *testing.T) {
 	_ = os.WriteFile(notADir, nil, 0o600)
 	badRules := filepath.Join(t.TempDir(), "rules.json")
 	_ = os.WriteFile(badRules, []byte(`{"rules": ]`), 0o600)
+	shortKey := filepath.Join(t.TempDir(), "key")
+	_ = os.WriteFile(shortKey, []byte("c2hvcnQ\n"), 0o600)
 	for _, c := range []struct {
 		name string
 		args []string
@@ -315,6 +317,7 @@ func TestServeCannotStart(t *testing.T) {
 		{"address in use", []string{"--addr", busy.Addr().String()}, "address already in use"},
 		{"store cannot be opened", []string{"--store", filepath.Join(notADir, "aqp.db")}, "not a directory"},
 		{"continuation rules do not parse", []string{"--continuations", badRules}, "continuation rules"},
+		{"continuation key of the wrong size", []string{"--continuation-key-file", shortKey}, shortKey},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dataDir := t.TempDir()

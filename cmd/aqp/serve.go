@@ -32,6 +32,7 @@ const adminTokenFile = "admin-token"
 // serveOptions are `aqp serve`'s flags.
 type serveOptions struct {
 	addr, store, dataDir, publicURL, continuations, logFormat string
+	continuationKey                                           string
 	shutdownTimeout, storeTimeout                             time.Duration
 	rateLimit                                                 float64
 }
@@ -73,6 +74,7 @@ Exit status: 0 stopped by a signal, 1 could not start or failed, 2 usage error.`
 	f.StringVar(&o.continuations, "continuations", "", "continuation rules file, JSON or YAML (default: none, no follow-up queries)")
 	f.StringVar(&o.logFormat, "log-format", "text", "log format: text or json")
 	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 30*time.Second, "how long to wait for in-flight requests on SIGINT/SIGTERM")
+	f.StringVar(&o.continuationKey, "continuation-key-file", "", "file holding the 32-byte continuation-capability key (base64url), kept outside the store (default: $"+collector.ContinuationKeyEnv+", else a key the store keeps; see D18)")
 	f.DurationVar(&o.storeTimeout, "store-timeout", collector.DefaultStoreTimeout, "bound on every store call; past it a submission gets a retryable unavailable receipt (503)")
 	f.Float64Var(&o.rateLimit, "rate-limit", collector.DefaultRateLimit.PerSecond, "new submissions per second per query from its capability holder before rate_limited (0 disables)")
 	_ = cmd.MarkFlagDirname("data-dir")
@@ -134,10 +136,15 @@ func serve(ctx context.Context, o serveOptions, stdout io.Writer, log *slog.Logg
 	if publicURL == "" {
 		publicURL = "http://" + ln.Addr().String()
 	}
+	key, err := collector.LoadContinuationKey(o.continuationKey)
+	if err != nil {
+		return err
+	}
 	h, err := newHandler(handlerConfig{
 		Store: store, PublicURL: publicURL, Rules: rules, Logger: log, AdminToken: token.value,
-		RateLimit:    collector.RateLimit{PerSecond: o.rateLimit, Burst: int(2 * o.rateLimit), Disabled: o.rateLimit <= 0},
-		StoreTimeout: o.storeTimeout,
+		RateLimit:       collector.RateLimit{PerSecond: o.rateLimit, Burst: int(2 * o.rateLimit), Disabled: o.rateLimit <= 0},
+		StoreTimeout:    o.storeTimeout,
+		ContinuationKey: key,
 	})
 	if err != nil {
 		return err
@@ -175,6 +182,8 @@ type handlerConfig struct {
 	AdminToken string
 	// StoreTimeout bounds every store call (--store-timeout).
 	StoreTimeout time.Duration
+	// ContinuationKey, when set, is the continuation-capability key kept outside the store (D18).
+	ContinuationKey []byte
 }
 
 // newHandler composes the collector and the HTTP surface it is served on. It is the one place that knows which
@@ -182,7 +191,7 @@ type handlerConfig struct {
 func newHandler(cfg handlerConfig) (http.Handler, error) {
 	svc, err := service.New(service.Config{
 		Collector: collector.Config{Store: cfg.Store, PublicURL: cfg.PublicURL, Rules: cfg.Rules, Logger: cfg.Logger,
-			RateLimit: cfg.RateLimit, StoreTimeout: cfg.StoreTimeout},
+			RateLimit: cfg.RateLimit, StoreTimeout: cfg.StoreTimeout, ContinuationKey: cfg.ContinuationKey},
 		Bindings:   []service.Binding{https.Binding{}},
 		AdminToken: cfg.AdminToken,
 		Logger:     cfg.Logger,

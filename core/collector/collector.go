@@ -59,6 +59,11 @@ type Config struct {
 	UnavailableRetryAfter time.Duration
 	// Logger receives store failures; default slog.Default().
 	Logger *slog.Logger
+	// ContinuationKey, when set, is the 32-byte key continuation capabilities are derived from (D18), used instead
+	// of the key the collector keeps in its store: whoever can read the store then still cannot derive them. Every
+	// process sharing a store must be given the same key, and changing it invalidates the capabilities of
+	// continuations already issued. LoadContinuationKey reads one from a file or AQP_CONTINUATION_KEY.
+	ContinuationKey []byte
 }
 
 // Collector issues queries and decides submissions. It is safe for concurrent use, and several Collectors in
@@ -124,6 +129,12 @@ func New(cfg Config) (*Collector, error) {
 	if c.log == nil {
 		c.log = slog.Default()
 	}
+	if cfg.ContinuationKey != nil {
+		if len(cfg.ContinuationKey) != ContinuationKeySize {
+			return nil, fmt.Errorf("collector: Config.ContinuationKey is %d bytes; it must be %d", len(cfg.ContinuationKey), ContinuationKeySize)
+		}
+		c.key = append([]byte(nil), cfg.ContinuationKey...)
+	}
 	c.limiter = newLimiter(cfg.RateLimit, DefaultRateLimit)
 	c.failures = newLimiter(cfg.FailureLimit, DefaultFailureLimit)
 	n := cfg.MaxConcurrentValidations
@@ -152,8 +163,9 @@ func (c *Collector) now() time.Time {
 	return c.clock().UTC().Truncate(time.Millisecond)
 }
 
-// continuationKey is the collector's secret for deriving continuation capabilities, kept in the store so that
-// every process sharing it derives the same ones. It is read once; a failed read is retried on the next call.
+// continuationKey is the collector's secret for deriving continuation capabilities: Config.ContinuationKey when
+// set, otherwise the key kept in the store so that every process sharing it derives the same ones. The store's is
+// read once; a failed read is retried on the next call.
 func (c *Collector) continuationKey(ctx context.Context) ([]byte, error) {
 	c.keyMu.Lock()
 	defer c.keyMu.Unlock()

@@ -186,3 +186,6 @@ func TestRacingSubmissions(t *testing.T) {
 		t.Fatalf("no continuation: %s", outs[0].Receipt)
 	}
 }
+
+// httpsOnly is the endpoint set of a collector that serves the HTTPS binding alone.
+var httpsOnly = []collector.Endpoint{{Binding: "https", Path: "/aqp/v1/responses"}}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"math/big"
 	"strconv"
 	"strings"
 	"time"
@@ -90,17 +91,10 @@ func completeDraft(draft map[string]any, d draftDefaults) (map[string]any, core.
 	}
 	ttl := int64(DefaultTTLSeconds)
 	if v, ok := draft["ttlSeconds"]; ok {
-		n, isNum := v.(json.Number)
-		i, err := strconv.ParseInt(string(n), 10, 64)
-		switch {
-		case !isNum || err != nil:
-			fail("/ttlSeconds", "type", "must be an integer number of seconds, got %v", v)
-		case i < 1:
-			fail("/ttlSeconds", "minimum", "must be at least 1, got %d", i)
-		case i > MaxTTLSeconds:
-			fail("/ttlSeconds", "maximum", "must be at most %d (one day), got %d", MaxTTLSeconds, i)
-		default:
-			ttl = i
+		if n, msg, keyword := ttlSeconds(v); msg != "" {
+			fail("/ttlSeconds", keyword, "%s", msg)
+		} else {
+			ttl = n
 		}
 	}
 	if len(errs) > 0 {
@@ -130,6 +124,57 @@ func completeDraft(draft map[string]any, d draftDefaults) (map[string]any, core.
 		return nil, doc.Errors
 	}
 	return req, nil
+}
+
+// maxTTLText bounds the text of a ttlSeconds number that is checked exactly: no integer from 1 to 86400 needs
+// more characters, however it is written, than a person would write.
+const maxTTLText = 64
+
+// ttlSeconds reads a draft's ttlSeconds as JSON Schema reads an integer: any number with a zero fraction (60, 60.0,
+// 6e1, 600e-1), from 1 to MaxTTLSeconds. On failure it says why, with the keyword the rule is (type, minimum,
+// maximum).
+func ttlSeconds(v any) (int64, string, string) {
+	n, isNum := v.(json.Number)
+	if !isNum {
+		return 0, fmt.Sprintf("must be an integer number of seconds, got %s", describeValue(v)), "type"
+	}
+	// The float decides the range cheaply whatever the exponent (1e999999 is +Inf here, never a big power).
+	f, _ := strconv.ParseFloat(string(n), 64)
+	switch {
+	case f < 1:
+		return 0, fmt.Sprintf("must be at least 1, got %s", n), "minimum"
+	case f > MaxTTLSeconds+1:
+		return 0, fmt.Sprintf("must be at most %d (one day), got %s", MaxTTLSeconds, n), "maximum"
+	case len(n) > maxTTLText:
+		return 0, fmt.Sprintf("must be an integer number of seconds written in at most %d characters, got %d characters", maxTTLText, len(n)), "type"
+	}
+	r, ok := new(big.Rat).SetString(string(n))
+	if !ok || !r.IsInt() {
+		return 0, fmt.Sprintf("must be an integer number of seconds, got %s, which has a fraction", n), "type"
+	}
+	i := r.Num().Int64()
+	switch {
+	case i < 1:
+		return 0, fmt.Sprintf("must be at least 1, got %s", n), "minimum"
+	case i > MaxTTLSeconds:
+		return 0, fmt.Sprintf("must be at most %d (one day), got %s", MaxTTLSeconds, n), "maximum"
+	}
+	return i, "", ""
+}
+
+// describeValue names a non-number draft value's JSON type for a message.
+func describeValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return fmt.Sprintf("the boolean %v", x)
+	case string:
+		return "a string"
+	case []any:
+		return "an array"
+	}
+	return "an object"
 }
 
 // withoutAuthorization returns the request JSON as stored: delivery.authorization removed, since the capability is

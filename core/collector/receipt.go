@@ -1,6 +1,7 @@
 package collector
 
 import (
+	"fmt"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -43,20 +44,80 @@ func (r receiptFor) reject(code core.Code, pointer, message string) Outcome {
 	return Outcome{Receipt: core.CanonicalJSON(m), Code: code}
 }
 
-// retryable is a retryable rejection (rate_limited, unavailable) with retryAfter seconds.
+// retryable is a retryable rejection (rate_limited, unavailable) with retryAfter seconds, kept within the
+// schema's 1–86400 whatever the configuration asked for.
 func (r receiptFor) retryable(code core.Code, message string, retryAfter int) Outcome {
+	retryAfter = min(max(retryAfter, 1), maxRetryAfter)
 	m := r.base("rejected", true)
 	m["error"] = errorMember(code, "", message)
 	m["retryAfter"] = retryAfter
 	return Outcome{Receipt: core.CanonicalJSON(m), Code: code, RetryAfter: retryAfter}
 }
 
+// Receipt bounds from spec/query-receipt.schema.json: every member a collector writes stays inside them, whatever
+// the submission held (D8).
+const (
+	// maxPointer is error.pointer's maxLength, in code points.
+	maxPointer = 2048
+	// maxRetryAfter is retryAfter's maximum, in seconds.
+	maxRetryAfter = 86400
+)
+
+// errorMember composes a receipt's error member within the schema's bounds: the message is cut to maxMessage code
+// points (and is never empty), and a pointer longer than maxPointer is shortened to an ancestor of the failing
+// member (see boundPointer), which the message then says. A pointer that is not an RFC 6901 pointer — none of the
+// collector's are — is left out rather than written into an invalid receipt.
 func errorMember(code core.Code, pointer, message string) map[string]any {
-	e := map[string]any{"code": string(code), "message": truncate(message, maxMessage)}
-	if pointer != "" {
-		e["pointer"] = pointer
+	if message == "" {
+		message = string(code)
 	}
+	e := map[string]any{"code": string(code)}
+	if pointer != "" && validPointer(pointer) {
+		short, cut := boundPointer(pointer, maxPointer)
+		if cut {
+			note := fmt.Sprintf(" (error.pointer was shortened to the failing member's ancestor of %d characters; the full pointer has %d)",
+				utf8.RuneCountInString(short), utf8.RuneCountInString(pointer))
+			message = truncate(message, maxMessage-utf8.RuneCountInString(note)) + note
+		}
+		if short != "" {
+			e["pointer"] = short
+		}
+	}
+	e["message"] = truncate(message, maxMessage)
 	return e
+}
+
+// boundPointer returns p when it has at most n code points; otherwise the longest prefix of p that ends at a
+// token boundary (just before a "/") and has at most n code points — still an RFC 6901 pointer, naming an
+// ancestor of what p names ("" being the whole document). Cutting only at "/" never splits an escape (~0, ~1).
+func boundPointer(p string, n int) (string, bool) {
+	if utf8.RuneCountInString(p) <= n {
+		return p, false
+	}
+	end, count := 0, 0
+	for i, r := range p {
+		if count > n {
+			break
+		}
+		if r == '/' {
+			end = i
+		}
+		count++
+	}
+	return p[:end], true
+}
+
+// validPointer reports whether p matches the receipt schema's pointer pattern ^(/([^/~]|~[01])*)*$.
+func validPointer(p string) bool {
+	if p != "" && p[0] != '/' {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		if p[i] == '~' && (i+1 == len(p) || (p[i+1] != '0' && p[i+1] != '1')) {
+			return false
+		}
+	}
+	return true
 }
 
 // truncate shortens s to at most n code points, marking the cut.

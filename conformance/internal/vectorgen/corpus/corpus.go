@@ -83,6 +83,7 @@ func files() []file {
 		{path: "standalone/receipt.json", desc: "QueryReceipt: required members, status conditionals, retryAfter, error and its pointer, and the continuation's inner request.", standalone: receiptVectors()},
 		{path: "standalone/formats.json", desc: "The asserted formats (D4): uuid (RFC 4122 text form), date-time (RFC 3339, offset required) and uri (absolute RFC 3986 URI).", standalone: formatVectors()},
 		{path: "standalone/lengths.json", desc: "Every string length bound at its limit and one past it, counted in Unicode code points (D5), not bytes or UTF-16 units.", standalone: lengthVectors()},
+		{path: "standalone/bounds.json", desc: "The bounds beyond the schemas: a number's digits and exponent (D22), a request jsonSchema's depth, values, regular expressions and bytes (D24), each at its limit and one past it.", standalone: boundsVectors()},
 		{path: "standalone/json.json", desc: "Text that is not exactly one JSON value, and JSON values that are not objects.", standalone: jsonVectors()},
 		{path: "paired/quickstart.json", desc: "The Quickstart exchange as a whole, and what an invalid document in a pair does.", paired: pairedQuickstartVectors()},
 		{path: "paired/identifiers.json", desc: "query_mismatch and response_mismatch: the identifiers that tie a request, its response and the receipt together.", paired: identifierVectors()},

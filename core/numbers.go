@@ -1,0 +1,70 @@
+package core
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Number bounds (D22). A JSON number is exact text, and the schema library turns every number a numeric keyword
+// reads into an exact rational: 1e999999 costs it a 2-million-bit power of five (160 ms), and past an exponent of
+// a million it fails and the library dereferences nil. Bounding the text keeps every number cheap (a few
+// microseconds) while leaving room far beyond IEEE double's ±1e308 and any integer a program can mean.
+const (
+	// MaxNumberDigits bounds the digits of a number's integer and fraction parts together.
+	MaxNumberDigits = 1000
+	// MaxNumberExponent bounds the absolute value of a number's written exponent (the part after e or E).
+	MaxNumberExponent = 1000
+)
+
+// checkNumbers reports every number in v beyond the bounds, each at its own pointer with keyword size. It walks
+// arrays and objects iteratively, so a deeply nested value costs no stack.
+func checkNumbers(code Code, v any) Errors {
+	type item struct {
+		at string
+		v  any
+	}
+	var out Errors
+	stack := []item{{"", v}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch x := it.v.(type) {
+		case json.Number:
+			if msg := numberBeyondBounds(string(x)); msg != "" {
+				out = append(out, Error{Code: code, Pointer: it.at, Keyword: KeywordSize, Message: msg})
+			}
+		case []any:
+			for i := len(x) - 1; i >= 0; i-- {
+				stack = append(stack, item{it.at + "/" + strconv.Itoa(i), x[i]})
+			}
+		case map[string]any:
+			for k, e := range x {
+				stack = append(stack, item{it.at + "/" + escapePointer(k), e})
+			}
+		}
+	}
+	return out
+}
+
+// numberBeyondBounds says why a JSON number text is beyond the bounds, or "".
+func numberBeyondBounds(n string) string {
+	mant, exp, _ := strings.Cut(strings.ToLower(n), "e")
+	digits := 0
+	for i := 0; i < len(mant); i++ {
+		if isDigit(mant[i]) {
+			digits++
+		}
+	}
+	if digits > MaxNumberDigits {
+		return fmt.Sprintf("a number may have at most %d digits, this one has %d", MaxNumberDigits, digits)
+	}
+	if exp != "" {
+		e := strings.TrimLeft(strings.TrimLeft(exp, "+-"), "0")
+		if v, err := strconv.Atoi(e); len(e) > 6 || err == nil && v > MaxNumberExponent {
+			return fmt.Sprintf("a number's exponent must be between -%d and %d, got %s", MaxNumberExponent, MaxNumberExponent, display(exp))
+		}
+	}
+	return ""
+}
