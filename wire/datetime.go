@@ -26,14 +26,10 @@ func (d DateTime) Time() (time.Time, error) { return ParseDateTime(string(d)) }
 // String returns the date-time's text.
 func (d DateTime) String() string { return string(d) }
 
-// MarshalJSON writes the text unchanged, as a JSON string; a DateTime that is not a valid RFC 3339 date-time is
-// an error rather than a document no validator would accept.
-func (d DateTime) MarshalJSON() ([]byte, error) {
-	if _, err := ParseDateTime(string(d)); err != nil {
-		return nil, fmt.Errorf("wire: DateTime %q is not an RFC 3339 date-time: %w", string(d), err)
-	}
-	return json.Marshal(string(d))
-}
+// MarshalJSON writes the text unchanged, as a JSON string, whatever it holds: a hand-built object with a bad
+// date-time then encodes, and validating it (core.ValidateObject) reports the bad member at its own pointer
+// ("/createdAt"), where an encoding error could only say that the whole value failed.
+func (d DateTime) MarshalJSON() ([]byte, error) { return json.Marshal(string(d)) }
 
 // UnmarshalJSON accepts a JSON string holding an RFC 3339 date-time and keeps its text exactly; null leaves d
 // unchanged, as encoding/json does for other types.
