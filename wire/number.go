@@ -72,11 +72,11 @@ func (n Number) Rat() (*big.Rat, error) {
 	if d.digits == "" {
 		return r, nil
 	}
-	if !d.exp.IsInt64() || d.exp.Int64() > maxRatExponent || d.exp.Int64() < -maxRatExponent {
+	if d.exp.big != "" || d.exp.small > maxRatExponent || d.exp.small < -maxRatExponent {
 		return nil, fmt.Errorf("wire: Number %s: power of ten beyond ±%d", short(string(n)), maxRatExponent)
 	}
 	m, _ := new(big.Int).SetString(d.digits, 10)
-	e := d.exp.Int64()
+	e := d.exp.small
 	p := new(big.Int).Exp(big.NewInt(10), big.NewInt(abs(e)), nil)
 	if e >= 0 {
 		r.SetInt(m.Mul(m, p))
@@ -94,7 +94,7 @@ func (n Number) Rat() (*big.Rat, error) {
 func (n Number) Equal(o Number) bool {
 	a, errA := parseDecimal(string(n))
 	b, errB := parseDecimal(string(o))
-	return errA == nil && errB == nil && a.neg == b.neg && a.digits == b.digits && a.exp.Cmp(b.exp) == 0
+	return errA == nil && errB == nil && a.neg == b.neg && a.digits == b.digits && a.exp.equal(b.exp)
 }
 
 // Integer is a JSON Schema "integer": any JSON number whose value is an integer, whatever its form (60, 60.0, 6e1),
@@ -125,11 +125,112 @@ func (n *Integer) UnmarshalJSON(data []byte) error {
 type decimal struct {
 	neg    bool
 	digits string
-	exp    *big.Int
+	exp    exponent
 }
 
-// parseDecimal checks s against the JSON number grammar (RFC 8259 §6) and returns its value. The exponent is a
-// big.Int so that "1e99999999999999999999" is read exactly rather than overflowing.
+// exponent is an exact power of ten in one canonical form: small when its magnitude is below 10^18, otherwise
+// its sign and decimal digits. Reading "1e" followed by a megabyte of digits exactly must cost linear time, which a
+// big.Int (quadratic decimal conversion: seconds for a megabyte) does not.
+type exponent struct {
+	small int64
+	neg   bool   // the sign, when big is set
+	big   string // the magnitude's digits (at least 19, no leading zeros), or "" when small holds the exponent
+}
+
+func (e exponent) equal(o exponent) bool { return e == o }
+
+// sign is -1, 0 or 1.
+func (e exponent) sign() int {
+	switch {
+	case e.big != "" && e.neg, e.big == "" && e.small < 0:
+		return -1
+	case e.big == "" && e.small == 0:
+		return 0
+	}
+	return 1
+}
+
+// newExponent returns the exponent ±mag + delta, where mag is the exponent's digits as written and |delta| < 2^40
+// (a document has fewer digits than that), in the canonical form: small exactly when the magnitude is below 10^18.
+func newExponent(neg bool, mag string, delta int64) exponent {
+	const limit = 1_000_000_000_000_000_000
+	mag = strings.TrimLeft(mag, "0")
+	if len(mag) <= 18 {
+		v, _ := strconv.ParseInt("0"+mag, 10, 64)
+		if neg {
+			v = -v
+		}
+		v += delta // |v| < 10^18 + 2^40: no overflow
+		if -limit < v && v < limit {
+			return exponent{small: v}
+		}
+		if v < 0 {
+			return exponent{neg: true, big: strconv.FormatInt(-v, 10)}
+		}
+		return exponent{big: strconv.FormatInt(v, 10)}
+	}
+	// |±mag| ≥ 10^18 > |delta|: the sign is mag's, and the magnitude moves by delta towards or away from zero.
+	if neg {
+		delta = -delta
+	}
+	mag = addToMagnitude(mag, delta)
+	if len(mag) <= 18 {
+		v, _ := strconv.ParseInt(mag, 10, 64)
+		if neg {
+			v = -v
+		}
+		return exponent{small: v}
+	}
+	return exponent{neg: neg, big: mag}
+}
+
+// addToMagnitude returns mag + d for a decimal magnitude of at least 19 digits and |d| < 10^18, in linear time:
+// the last 19 digits take d, and a carry or borrow ripples into the rest.
+func addToMagnitude(mag string, d int64) string {
+	const base = uint64(10_000_000_000_000_000_000)
+	head, tail := mag[:len(mag)-19], mag[len(mag)-19:]
+	t, _ := strconv.ParseUint(tail, 10, 64)
+	if d >= 0 {
+		t += uint64(d)
+		if t >= base {
+			t -= base
+			head = stepDigits(head, 1)
+		}
+	} else if u := uint64(-d); t >= u {
+		t -= u
+	} else {
+		t = t + base - u
+		head = stepDigits(head, -1) // head > 0 here: mag ≥ 10^18 and t < 10^18 mean mag has more than 19 digits
+	}
+	return strings.TrimLeft(head+fmt.Sprintf("%019d", t), "0")
+}
+
+// stepDigits adds 1 or -1 to a non-negative decimal string.
+func stepDigits(s string, step int) string {
+	b := []byte(s)
+	for i := len(b) - 1; i >= 0; i-- {
+		if step > 0 {
+			if b[i] < '9' {
+				b[i]++
+				return string(b)
+			}
+			b[i] = '0'
+		} else {
+			if b[i] > '0' {
+				b[i]--
+				return string(b)
+			}
+			b[i] = '9'
+		}
+	}
+	if step > 0 {
+		return "1" + string(b)
+	}
+	return string(b) // only reached for "0" - 1, which callers never ask for
+}
+
+// parseDecimal checks s against the JSON number grammar (RFC 8259 §6) and returns its exact value, in time linear
+// in len(s).
 func parseDecimal(s string) (decimal, error) {
 	i := 0
 	neg := false
@@ -161,10 +262,9 @@ func parseDecimal(s string) (decimal, error) {
 		}
 		frac = s[start:i]
 	}
-	exp := new(big.Int)
+	expNeg, expDigits := false, ""
 	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
 		i++
-		expNeg := false
 		if i < len(s) && (s[i] == '+' || s[i] == '-') {
 			expNeg = s[i] == '-'
 			i++
@@ -176,22 +276,18 @@ func parseDecimal(s string) (decimal, error) {
 		if i == start {
 			return decimal{}, errors.New("not a JSON number: a digit must follow the exponent's 'e'")
 		}
-		exp.SetString(s[start:i], 10)
-		if expNeg {
-			exp.Neg(exp)
-		}
+		expDigits = s[start:i]
 	}
 	if i != len(s) {
 		return decimal{}, fmt.Errorf("not a JSON number: unexpected %q at offset %d", s[i], i)
 	}
 	digits := strings.TrimLeft(intPart+frac, "0")
-	exp.Sub(exp, big.NewInt(int64(len(frac))))
 	trimmed := strings.TrimRight(digits, "0")
-	exp.Add(exp, big.NewInt(int64(len(digits)-len(trimmed))))
 	if trimmed == "" {
-		return decimal{exp: new(big.Int)}, nil
+		return decimal{}, nil
 	}
-	return decimal{neg: neg, digits: trimmed, exp: exp}, nil
+	delta := int64(len(digits)-len(trimmed)) - int64(len(frac))
+	return decimal{neg: neg, digits: trimmed, exp: newExponent(expNeg, expDigits, delta)}, nil
 }
 
 // int64 returns the decimal's value as an int64, or why it is not one; text names the number in the message.
@@ -199,14 +295,14 @@ func (d decimal) int64(text string) (int64, error) {
 	if d.digits == "" {
 		return 0, nil
 	}
-	if d.exp.Sign() < 0 {
+	if d.exp.sign() < 0 {
 		return 0, fmt.Errorf("%s is not an integer: it has a fractional part", short(text))
 	}
 	// 2^63 has 19 digits: more than 19 cannot fit, 19 might.
-	if !d.exp.IsInt64() || int64(len(d.digits))+d.exp.Int64() > 19 {
+	if d.exp.big != "" || int64(len(d.digits))+d.exp.small > 19 {
 		return 0, fmt.Errorf("%s is out of the range of a 64-bit integer", short(text))
 	}
-	s := d.digits + strings.Repeat("0", int(d.exp.Int64()))
+	s := d.digits + strings.Repeat("0", int(d.exp.small))
 	if d.neg {
 		s = "-" + s
 	}

@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentqueryprotocol/aqp-go/wire"
 )
@@ -128,5 +129,66 @@ func TestInteger(t *testing.T) {
 	n := wire.Integer(7)
 	if err := json.Unmarshal([]byte("null"), &n); err != nil || n != 7 {
 		t.Errorf("Unmarshal(null) = %d, %v", n, err)
+	}
+}
+
+// TestNumberHugeExponents: exponents beyond int64 compare exactly, carries and borrows included, and a megabyte of
+// exponent digits costs linear time (a big.Int conversion takes seconds).
+func TestNumberHugeExponents(t *testing.T) {
+	for _, c := range []struct {
+		a, b wire.Number
+		want bool
+	}{
+		{"1e1000000000000000000", "1000e999999999999999997", true},
+		{"0.1e1000000000000000000", "1e999999999999999999", true}, // the borrow leaves 18 digits: small form
+		{"1e-1000000000000000000", "10e-1000000000000000001", true},
+		{"1e100000000000000000000", "1e100000000000000000001", false},
+		{"1e99999999999999999999", "1e-99999999999999999999", false},
+		{"1e0099999999999999999999", "1e99999999999999999999", true},
+		{"0e99999999999999999999", "0", true},
+	} {
+		if got := c.a.Equal(c.b); got != c.want {
+			t.Errorf("Number(%s).Equal(%s) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+	huge := wire.Number("1e" + strings.Repeat("9", 1<<20))
+	start := time.Now()
+	if !huge.Equal(huge) {
+		t.Error("a huge number does not equal itself")
+	}
+	var n wire.Integer
+	if err := json.Unmarshal([]byte(huge), &n); err == nil || !strings.Contains(err.Error(), "out of the range") {
+		t.Errorf("Integer(1e<1 MiB of 9s>) = %v", err)
+	}
+	if err := json.Unmarshal([]byte("1e-"+strings.Repeat("9", 1<<20)), &n); err == nil || !strings.Contains(err.Error(), "not an integer") {
+		t.Errorf("Integer(1e-<1 MiB of 9s>) = %v", err)
+	}
+	if _, err := huge.Rat(); err == nil {
+		t.Error("Rat expanded a power of ten beyond ±10000")
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("a megabyte of exponent took %v", d)
+	}
+}
+
+// TestNumberEqualAgreesWithRat: on every pairing of a spread of forms, Equal is exact rational equality.
+func TestNumberEqualAgreesWithRat(t *testing.T) {
+	var forms []wire.Number
+	for _, m := range []string{"0", "-0", "1", "10", "100", "0.1", "1.0", "1.50", "15", "-15", "0.015", "9007199254740993"} {
+		for _, e := range []string{"", "e0", "e1", "E-1", "e+2", "e-3", "e-16", "e19"} {
+			forms = append(forms, wire.Number(m+e))
+		}
+	}
+	for _, a := range forms {
+		ra, err := a.Rat()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range forms {
+			rb, _ := b.Rat()
+			if got, want := a.Equal(b), ra.Cmp(rb) == 0; got != want {
+				t.Errorf("Number(%s).Equal(%s) = %v, rationals say %v", a, b, got, want)
+			}
+		}
 	}
 }
