@@ -72,10 +72,18 @@ func ParseDecoded(kind Kind, data []byte, v any) *Document {
 	return &Document{Kind: kind, Raw: data, Value: v, Errors: validateValue(kind, v)}
 }
 
-// ParseValue validates an already decoded JSON value (numbers as json.Number or float64). It is for callers that
-// hold a value rather than bytes, such as a binding that received the object inside another message.
+// ParseValue validates any Go value as a document of the given kind: a decoded JSON value (numbers as json.Number
+// or float64), a generated type, a map. It is for callers that hold a value rather than bytes, such as a binding
+// that received the object inside another message. The value is encoded with encoding/json and decoded again with
+// the validator's rules, so any value gives the verdict its JSON text would get (and Raw is that text); a value that
+// cannot be encoded is one Error with keyword json. It never panics.
 func ParseValue(kind Kind, v any) *Document {
-	return ParseDecoded(kind, nil, v)
+	data, e := encodeValue(v)
+	if e != nil {
+		e.Code = kind.code()
+		return &Document{Kind: kind, Errors: Errors{*e}}
+	}
+	return Parse(kind, data)
 }
 
 // Validate validates one document of the given kind and returns its failures; nil means valid.

@@ -6,6 +6,8 @@ import (
 	"net/netip"
 	"strings"
 	"time"
+
+	"github.com/agentqueryprotocol/aqp-go/wire"
 )
 
 // The asserted formats (decision D4). They are written here rather than taken from the JSON Schema library so that
@@ -43,102 +45,12 @@ func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 func isAlpha(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
-// ParseDateTime parses an RFC 3339 date-time (§5.6) into an instant. Unlike time.Parse it accepts every form the
-// RFC allows — lowercase "t" and "z", any number of fraction digits, a leap second (23:59:60 in UTC, counted as
-// the first instant of the next day) — and rejects every form it does not: a missing offset, an offset without a
-// colon, a space for "T", out-of-range fields.
-func ParseDateTime(s string) (time.Time, error) {
-	// full-date "T" partial-time time-offset; the shortest is 2006-01-02T15:04:05Z (20 bytes).
-	if len(s) < 20 {
-		return time.Time{}, fmt.Errorf("too short for an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss and an offset)")
-	}
-	num := func(from, to int) (int, bool) {
-		n := 0
-		for i := from; i < to; i++ {
-			if !isDigit(s[i]) {
-				return 0, false
-			}
-			n = n*10 + int(s[i]-'0')
-		}
-		return n, true
-	}
-	year, ok1 := num(0, 4)
-	month, ok2 := num(5, 7)
-	day, ok3 := num(8, 10)
-	if !ok1 || !ok2 || !ok3 || s[4] != '-' || s[7] != '-' {
-		return time.Time{}, errors.New("date must be YYYY-MM-DD")
-	}
-	if month < 1 || month > 12 {
-		return time.Time{}, fmt.Errorf("month %02d is out of range 01-12", month)
-	}
-	if day < 1 || day > daysIn(year, month) {
-		return time.Time{}, fmt.Errorf("day %02d is out of range for %04d-%02d", day, year, month)
-	}
-	if s[10] != 'T' && s[10] != 't' {
-		return time.Time{}, fmt.Errorf("date and time must be separated by \"T\", got %q", s[10])
-	}
-	hour, ok1 := num(11, 13)
-	minute, ok2 := num(14, 16)
-	second, ok3 := num(17, 19)
-	if !ok1 || !ok2 || !ok3 || s[13] != ':' || s[16] != ':' {
-		return time.Time{}, errors.New("time must be hh:mm:ss")
-	}
-	if hour > 23 || minute > 59 || second > 60 {
-		return time.Time{}, fmt.Errorf("time %02d:%02d:%02d is out of range", hour, minute, second)
-	}
-	rest := s[19:]
-	nanos := 0
-	if rest != "" && rest[0] == '.' {
-		i := 1
-		for i < len(rest) && isDigit(rest[i]) {
-			if i <= 9 {
-				nanos = nanos*10 + int(rest[i]-'0')
-			}
-			i++
-		}
-		if i == 1 {
-			return time.Time{}, errors.New("a fraction of a second needs at least one digit after \".\"")
-		}
-		for d := i - 1; d < 9; d++ {
-			nanos *= 10
-		}
-		rest = rest[i:]
-	}
-	offset := 0
-	switch {
-	case rest == "Z" || rest == "z":
-	case len(rest) == 6 && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':':
-		oh, ok1 := num(len(s)-5, len(s)-3)
-		om, ok2 := num(len(s)-2, len(s))
-		if !ok1 || !ok2 || oh > 23 || om > 59 {
-			return time.Time{}, fmt.Errorf("offset %q is out of range (+hh:mm, hh 00-23, mm 00-59)", rest)
-		}
-		offset = oh*3600 + om*60
-		if rest[0] == '-' {
-			offset = -offset
-		}
-	case rest == "":
-		return time.Time{}, errors.New("an offset is required (\"Z\" or +hh:mm/-hh:mm)")
-	default:
-		return time.Time{}, fmt.Errorf("offset must be \"Z\" or +hh:mm/-hh:mm, got %q", rest)
-	}
-	leap := second == 60
-	if leap {
-		second = 59
-	}
-	t := time.Date(year, time.Month(month), day, hour, minute, second, nanos, time.FixedZone("", offset))
-	if leap {
-		if u := t.UTC(); u.Hour() != 23 || u.Minute() != 59 {
-			return time.Time{}, errors.New("a leap second (:60) can only be 23:59:60 in UTC")
-		}
-		t = t.Add(time.Second)
-	}
-	return t, nil
-}
-
-func daysIn(year, month int) int {
-	return time.Date(year, time.Month(month)+1, 0, 0, 0, 0, 0, time.UTC).Day()
-}
+// ParseDateTime parses an RFC 3339 date-time (§5.6) into an instant, with the rules of decision D4: lowercase "t"
+// and "z", any number of fraction digits and a leap second (23:59:60 in UTC, counted as the first instant of the
+// next day) are accepted; a missing offset, an offset without a colon, a space for "T" and out-of-range fields are
+// not. The parser lives in package wire, beside the DateTime type that uses it, so that the validator and the typed
+// objects apply one rule.
+func ParseDateTime(s string) (time.Time, error) { return wire.ParseDateTime(s) }
 
 // checkURI reports why s is not an RFC 3986 URI with a scheme.
 func checkURI(s string) error {

@@ -6,6 +6,15 @@ out=${1:-gen}
 cd "$(dirname "$0")/.."
 base=https://agentqueryprotocol.com/specification/2026-07-30/schema
 mkdir -p "$out/aqp" "$out/api"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# go-jsonschema reads copies of the schemas with spec/codegen/overlay.json merged in: the Go type of each member
+# (package wire's exact date-times and numbers, raw JSON for answer and jsonSchema) and the request schema's member
+# descriptions, none of which may change the schemas spec/ serves.
+go run ./internal/codegen/overlay -overlay spec/codegen/overlay.json -out "$work/schema" \
+  spec/query-subject.schema.json spec/query-request.schema.json \
+  spec/query-response.schema.json spec/query-receipt.schema.json
 
 go run github.com/atombender/go-jsonschema \
   --only-models --package aqp --tags json \
@@ -15,10 +24,9 @@ go run github.com/atombender/go-jsonschema \
   --schema-root-type "$base/query-receipt.schema.json=QueryReceipt" \
   --schema-root-type "$base/query-subject.schema.json=QuerySubject" \
   --output "$out/aqp/types.gen.go" \
-  spec/query-subject.schema.json spec/query-request.schema.json \
-  spec/query-response.schema.json spec/query-receipt.schema.json
+  "$work/schema/query-subject.schema.json" "$work/schema/query-request.schema.json" \
+  "$work/schema/query-response.schema.json" "$work/schema/query-receipt.schema.json"
 
-cfg=$(mktemp)
-trap 'rm -f "$cfg"' EXIT
+cfg=$work/oapi-codegen.yaml
 sed "s#^output: .*#output: $out/api/api.gen.go#" gen/api/oapi-codegen.yaml >"$cfg"
 go run github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen -config "$cfg" spec/openapi.yaml

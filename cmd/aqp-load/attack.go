@@ -21,6 +21,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/internal/workload"
 )
 
@@ -238,7 +239,7 @@ func runFlood(ctx context.Context, aqpBin, dir string, flooders int, d time.Dura
 		wg.Wait()
 		rate := float64(sent.Load()) / d.Seconds()
 		p.stop()
-		want := append(append(repeat("answer_invalid", 8), "accepted"), repeat("accepted", 10)...)
+		want := append(append(repeat(string(core.CodeAnswerInvalid), 8), "accepted"), repeat("accepted", 10)...)
 		fmt.Printf("| %s | %.0f | %s | %s | %s |\n", src, rate, countsOf(floodCodes), summarize(genuine), verdict(equal(genuine, want)))
 		if !equal(genuine, want) {
 			return fmt.Errorf("flood from %s changed the genuine respondent's outcomes: %v", src, genuine)

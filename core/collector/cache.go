@@ -45,4 +45,3 @@ func (c *requestCache) put(id string, d *core.Document) {
 	c.m[id] = d
 	c.bytes += len(d.Raw)
 }
-

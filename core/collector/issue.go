@@ -3,8 +3,8 @@ package collector
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"time"

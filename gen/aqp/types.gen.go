@@ -2,46 +2,57 @@
 
 package aqp
 
-import "time"
+import "encoding/json"
+import "github.com/agentqueryprotocol/aqp-go/wire"
 
 // A collector's machine-readable verdict on one submitted QueryResponse.
 type QueryReceipt struct {
-	// Continuation corresponds to the JSON schema field "continuation".
+	// The one follow-up query the collector issued on accepting the response, for the
+	// respondent to answer next. Only on an accepted receipt, and the same on every
+	// duplicate's receipt.
 	Continuation *QueryRequest `json:"continuation,omitempty,omitzero"`
 
-	// Error corresponds to the JSON schema field "error".
+	// Why the response was rejected: present exactly when status is rejected.
 	Error *QueryReceiptError `json:"error,omitempty,omitzero"`
 
-	// ProtocolVersion corresponds to the JSON schema field "protocolVersion".
-	ProtocolVersion interface{} `json:"protocolVersion"`
+	// The AQP version the receipt is written in: always "2026-07-30" for this schema.
+	ProtocolVersion wire.ProtocolVersion `json:"protocolVersion"`
 
-	// QueryID corresponds to the JSON schema field "queryId".
+	// The queryId of the query the submitted response answers.
 	QueryID string `json:"queryId"`
 
-	// ReceivedAt corresponds to the JSON schema field "receivedAt".
-	ReceivedAt time.Time `json:"receivedAt"`
+	// When the collector received the response, by its own clock (RFC 3339
+	// date-time).
+	ReceivedAt wire.DateTime `json:"receivedAt"`
 
-	// ResponseID corresponds to the JSON schema field "responseId".
+	// The responseId of the submitted response this receipt is the verdict on.
 	ResponseID string `json:"responseId"`
 
-	// RetryAfter corresponds to the JSON schema field "retryAfter".
-	RetryAfter *int `json:"retryAfter,omitempty,omitzero"`
+	// How many seconds to wait before submitting the same response again (1–86400);
+	// only when retryable is true.
+	RetryAfter *wire.Integer `json:"retryAfter,omitempty,omitzero"`
 
-	// Retryable corresponds to the JSON schema field "retryable".
+	// Whether submitting the same response again later may succeed (the collector was
+	// rate-limiting or unavailable); always false when accepted.
 	Retryable bool `json:"retryable"`
 
-	// Status corresponds to the JSON schema field "status".
+	// The verdict: accepted, the response is stored as the query's answer; rejected,
+	// it is not, and error says why.
 	Status QueryReceiptStatus `json:"status"`
 }
 
+// Why the response was rejected: present exactly when status is rejected.
 type QueryReceiptError struct {
-	// Code corresponds to the JSON schema field "code".
+	// The stable, machine-readable reason for the rejection, for a program to branch
+	// on.
 	Code QueryReceiptErrorCode `json:"code"`
 
-	// Message corresponds to the JSON schema field "message".
+	// The reason for a person: which rule failed and what was expected (1–1000
+	// characters).
 	Message string `json:"message"`
 
-	// RFC 6901 JSON Pointer into the submitted response.
+	// The RFC 6901 JSON Pointer of the member of the submitted response that failed,
+	// when one did ("/answer", "" for the whole document).
 	Pointer *string `json:"pointer,omitempty,omitzero"`
 }
 
@@ -69,46 +80,68 @@ const QueryReceiptStatusRejected QueryReceiptStatus = "rejected"
 
 // A bounded request for an agent or other respondent to produce one answer.
 type QueryRequest struct {
-	// ConsentMode corresponds to the JSON schema field "consentMode".
+	// Whether the respondent must obtain its principal's consent before answering:
+	// not_required; ask_once, once per consentScope, the grant then remembered;
+	// ask_always, for every query. With ask_once or ask_always the response must
+	// carry consent, and a refusal sends no response.
 	ConsentMode QueryRequestConsentMode `json:"consentMode"`
 
-	// ConsentScope corresponds to the JSON schema field "consentScope".
+	// The scope a remembered ask_once grant covers, so one consent can serve several
+	// queries (8–256 characters). Required with ask_once, forbidden otherwise; the
+	// response's consent.scope must equal it.
 	ConsentScope *string `json:"consentScope,omitempty,omitzero"`
 
-	// DataPolicy corresponds to the JSON schema field "dataPolicy".
+	// How the issuer will use, keep and share the answer, stated for the respondent
+	// and its principal before they answer (1–1000 characters).
 	DataPolicy *string `json:"dataPolicy,omitempty,omitzero"`
 
-	// Delivery corresponds to the JSON schema field "delivery".
+	// Where and how the respondent delivers its response: the binding, the
+	// collector's endpoint, and the credential to present.
 	Delivery QueryRequestDelivery `json:"delivery"`
 
-	// ExpiresAt corresponds to the JSON schema field "expiresAt".
-	ExpiresAt time.Time `json:"expiresAt"`
+	// The instant after which the query can no longer be answered (RFC 3339 date-time
+	// with an offset). A response created after it is expired, and a collector
+	// refuses submissions after it.
+	ExpiresAt wire.DateTime `json:"expiresAt"`
 
-	// Instructions corresponds to the JSON schema field "instructions".
+	// Guidance on how to answer beyond the prompt, such as what to consider or how to
+	// phrase the answer (1–4000 characters).
 	Instructions *string `json:"instructions,omitempty,omitzero"`
 
-	// Prompt corresponds to the JSON schema field "prompt".
+	// The question itself, as the respondent is to read it (1–4000 characters).
 	Prompt string `json:"prompt"`
 
-	// ProtocolVersion corresponds to the JSON schema field "protocolVersion".
-	ProtocolVersion interface{} `json:"protocolVersion"`
+	// The AQP version the query is written in: always "2026-07-30" for this schema. A
+	// receiver that does not implement the version rejects the document rather than
+	// guessing.
+	ProtocolVersion wire.ProtocolVersion `json:"protocolVersion"`
 
-	// QueryID corresponds to the JSON schema field "queryId".
+	// Identifies the query (a UUID; a collector issues UUIDv7). Every response to the
+	// query and every receipt about it carries the same queryId.
 	QueryID string `json:"queryId"`
 
-	// RequestedRespondent corresponds to the JSON schema field "requestedRespondent".
+	// The kind of respondent the issuer wants an answer from: agent, human or system,
+	// or any. A response whose respondent.kind differs (unless this is any) is a
+	// respondent_mismatch; absent accepts any respondent.
 	RequestedRespondent *QueryRequestRequestedRespondent `json:"requestedRespondent,omitempty,omitzero"`
 
-	// Response corresponds to the JSON schema field "response".
+	// The response contract: the form the answer must take and its limits. A
+	// response's answer is checked against it when the pair is validated and when a
+	// collector accepts the response.
 	Response QueryRequestResponse `json:"response"`
 
-	// Subject corresponds to the JSON schema field "subject".
+	// The thing that just happened that the query asks about — a tool call, task,
+	// message and so on. A response must name the same subject.
 	Subject QuerySubject `json:"subject"`
 
-	// Timing corresponds to the JSON schema field "timing".
+	// When the respondent should answer: immediate; after_outcome_known, once its
+	// host signals that the subject's outcome is known; after_task_complete, once its
+	// host signals the task is done; deferred, at any time before expiresAt.
 	Timing QueryRequestTiming `json:"timing"`
 
-	// Type corresponds to the JSON schema field "type".
+	// The purpose of the question, so a respondent can decide how to treat it:
+	// feedback, evaluation, clarification, approval, status, preference, correction,
+	// survey, or custom.
 	Type QueryRequestType `json:"type"`
 }
 
@@ -118,17 +151,25 @@ const QueryRequestConsentModeAskAlways QueryRequestConsentMode = "ask_always"
 const QueryRequestConsentModeAskOnce QueryRequestConsentMode = "ask_once"
 const QueryRequestConsentModeNotRequired QueryRequestConsentMode = "not_required"
 
+// Where and how the respondent delivers its response: the binding, the collector's
+// endpoint, and the credential to present.
 type QueryRequestDelivery struct {
-	// Authorization corresponds to the JSON schema field "authorization".
+	// The value the respondent sends as the HTTP Authorization header when it
+	// delivers, such as "Bearer <capability>": a secret good for answering this one
+	// query and nothing else.
 	Authorization *string `json:"authorization,omitempty,omitzero"`
 
-	// Binding corresponds to the JSON schema field "binding".
+	// The binding the response travels over: https (POST to the endpoint), mcp (a
+	// tool call), a2a (a message with a data part), or other.
 	Binding QueryRequestDeliveryBinding `json:"binding"`
 
-	// Endpoint corresponds to the JSON schema field "endpoint".
+	// The absolute URI the response is delivered to: the collector's endpoint for the
+	// binding (at most 2048 characters).
 	Endpoint *string `json:"endpoint,omitempty,omitzero"`
 
-	// Operation corresponds to the JSON schema field "operation".
+	// The binding operation that carries the response: aqp_submit_response (the MCP
+	// tool) or message/send (A2A); absent for HTTPS, where the endpoint alone says
+	// where to post.
 	Operation *string `json:"operation,omitempty,omitzero"`
 }
 
@@ -146,18 +187,28 @@ const QueryRequestRequestedRespondentAny QueryRequestRequestedRespondent = "any"
 const QueryRequestRequestedRespondentHuman QueryRequestRequestedRespondent = "human"
 const QueryRequestRequestedRespondentSystem QueryRequestRequestedRespondent = "system"
 
+// The response contract: the form the answer must take and its limits. A
+// response's answer is checked against it when the pair is validated and when a
+// collector accepts the response.
 type QueryRequestResponse struct {
-	// Choices corresponds to the JSON schema field "choices".
+	// The allowed answers when format is choice: 1–64 distinct strings of 1–256
+	// characters; the answer must equal one of them exactly.
 	Choices []string `json:"choices,omitempty,omitzero"`
 
-	// Format corresponds to the JSON schema field "format".
+	// The type of the answer: text, a string; structured, a JSON value valid against
+	// jsonSchema; choice, one of choices; boolean, true or false; number, a JSON
+	// number.
 	Format QueryRequestResponseFormat `json:"format"`
 
-	// JSONSchema corresponds to the JSON schema field "jsonSchema".
-	JSONSchema QueryRequestResponseJSONSchema `json:"jsonSchema,omitempty,omitzero"`
+	// A JSON Schema (draft 2020-12, compiled offline: a remote $ref is never fetched)
+	// the answer must satisfy, whatever the format; required when format is
+	// structured. Held as raw JSON so that its numbers and member order stay exactly
+	// as issued.
+	JSONSchema json.RawMessage `json:"jsonSchema,omitempty,omitzero"`
 
-	// MaxLength corresponds to the JSON schema field "maxLength".
-	MaxLength *int `json:"maxLength,omitempty,omitzero"`
+	// The longest answer allowed, in Unicode code points (1–16000): of a text
+	// answer's string, or of a structured answer's compact JSON text as received.
+	MaxLength *wire.Integer `json:"maxLength,omitempty,omitzero"`
 }
 
 type QueryRequestResponseFormat string
@@ -167,8 +218,6 @@ const QueryRequestResponseFormatChoice QueryRequestResponseFormat = "choice"
 const QueryRequestResponseFormatNumber QueryRequestResponseFormat = "number"
 const QueryRequestResponseFormatStructured QueryRequestResponseFormat = "structured"
 const QueryRequestResponseFormatText QueryRequestResponseFormat = "text"
-
-type QueryRequestResponseJSONSchema map[string]interface{}
 
 type QueryRequestTiming string
 
@@ -193,52 +242,67 @@ const QueryRequestTypeSurvey QueryRequestType = "survey"
 type QueryResponse struct {
 	// Any JSON value; its shape is checked against the request's response contract,
 	// not here.
-	Answer interface{} `json:"answer"`
+	Answer json.RawMessage `json:"answer"`
 
-	// Confidence corresponds to the JSON schema field "confidence".
-	Confidence *float64 `json:"confidence,omitempty,omitzero"`
+	// How sure the respondent is of its answer, from 0 (not at all) to 1 (certain).
+	Confidence *wire.Number `json:"confidence,omitempty,omitzero"`
 
-	// Consent corresponds to the JSON schema field "consent".
+	// Evidence that the respondent's principal agreed to this answer being given.
+	// Required when the query's consentMode is ask_once or ask_always.
 	Consent *QueryResponseConsent `json:"consent,omitempty,omitzero"`
 
-	// CreatedAt corresponds to the JSON schema field "createdAt".
-	CreatedAt time.Time `json:"createdAt"`
+	// When the respondent formed the response (RFC 3339 date-time). A response
+	// created after the query's expiresAt is expired.
+	CreatedAt wire.DateTime `json:"createdAt"`
 
-	// Explanation corresponds to the JSON schema field "explanation".
+	// The respondent's reasons for its answer, for a person to read (1–4000
+	// characters).
 	Explanation *string `json:"explanation,omitempty,omitzero"`
 
-	// ProtocolVersion corresponds to the JSON schema field "protocolVersion".
-	ProtocolVersion interface{} `json:"protocolVersion"`
+	// The AQP version the response is written in: always "2026-07-30" for this
+	// schema. A collector that does not implement the version rejects the response as
+	// unsupported_version.
+	ProtocolVersion wire.ProtocolVersion `json:"protocolVersion"`
 
-	// QueryID corresponds to the JSON schema field "queryId".
+	// The queryId of the query this response answers.
 	QueryID string `json:"queryId"`
 
-	// Respondent corresponds to the JSON schema field "respondent".
+	// Who formed the answer, and from what.
 	Respondent QueryResponseRespondent `json:"respondent"`
 
-	// ResponseID corresponds to the JSON schema field "responseId".
+	// Identifies this response (a UUID). A retry of the same response keeps it, so a
+	// collector answers a duplicate with the receipt it already gave.
 	ResponseID string `json:"responseId"`
 
-	// Subject corresponds to the JSON schema field "subject".
+	// The subject of the query being answered. It must match the query's: kind, id
+	// and protocol equal, idScope too when both carry it.
 	Subject QuerySubject `json:"subject"`
 }
 
+// Evidence that the respondent's principal agreed to this answer being given.
+// Required when the query's consentMode is ask_once or ask_always.
 type QueryResponseConsent struct {
-	// Granted corresponds to the JSON schema field "granted".
-	Granted interface{} `json:"granted"`
+	// Always true: consent was given. A refusal sends no response at all, so there is
+	// no false.
+	Granted bool `json:"granted"`
 
-	// ObtainedAt corresponds to the JSON schema field "obtainedAt".
-	ObtainedAt time.Time `json:"obtainedAt"`
+	// When consent was given (RFC 3339 date-time); not after createdAt. An ask_once
+	// grant may be older than the query.
+	ObtainedAt wire.DateTime `json:"obtainedAt"`
 
-	// Scope corresponds to the JSON schema field "scope".
+	// The scope of a remembered grant: equal to the query's consentScope when its
+	// consentMode is ask_once, absent when it is ask_always (8–256 characters).
 	Scope *string `json:"scope,omitempty,omitzero"`
 }
 
+// Who formed the answer, and from what.
 type QueryResponseRespondent struct {
-	// ID corresponds to the JSON schema field "id".
+	// The respondent's own identifier, such as an agent's name or a user id,
+	// meaningful to the issuer (1–256 characters).
 	ID *string `json:"id,omitempty,omitzero"`
 
-	// Kind corresponds to the JSON schema field "kind".
+	// What formed the answer: an agent, a human or a system. Compared with the
+	// query's requestedRespondent.
 	Kind QueryResponseRespondentKind `json:"kind"`
 
 	// direct: formed from the respondent's own observation; relayed: passed on
@@ -261,16 +325,20 @@ const QueryResponseRespondentProvenanceRelayed QueryResponseRespondentProvenance
 // What a query asks about: the tool call, task, message or other thing that just
 // happened.
 type QuerySubject struct {
-	// ID corresponds to the JSON schema field "id".
+	// The subject's identifier where it lives, such as an MCP tool call id or an A2A
+	// task id (1–512 characters).
 	ID string `json:"id"`
 
 	// local: unique only inside the issuer's context; global: globally unique.
 	IDScope *QuerySubjectIDScope `json:"idScope,omitempty,omitzero"`
 
-	// Kind corresponds to the JSON schema field "kind".
+	// What sort of thing the subject is: a tool_call or tool_result, a task, a
+	// message, an artifact, a session, a resource, an AQP response (the subject of a
+	// follow-up query), or custom.
 	Kind QuerySubjectKind `json:"kind"`
 
-	// Protocol corresponds to the JSON schema field "protocol".
+	// The protocol the subject belongs to, and so the namespace of its id: mcp, a2a,
+	// https, aqp, or other.
 	Protocol *QuerySubjectProtocol `json:"protocol,omitempty,omitzero"`
 }
 
