@@ -62,7 +62,7 @@ func ReadJSONBody(w http.ResponseWriter, r *http.Request) ([]byte, *BodyError) {
 		WriteProblem(w, http.StatusUnsupportedMediaType, "Unsupported media type", "JSON is UTF-8; charset "+cs+" is not accepted", nil)
 		return nil, &BodyError{http.StatusUnsupportedMediaType, "media_type"}
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
+	body, err := readBody(http.MaxBytesReader(w, r.Body, MaxBody), r.ContentLength)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
@@ -73,6 +73,24 @@ func ReadJSONBody(w http.ResponseWriter, r *http.Request) ([]byte, *BodyError) {
 		return nil, &BodyError{http.StatusBadRequest, "unreadable"}
 	}
 	return body, nil
+}
+
+// readBody reads a body into one buffer of the declared Content-Length when there is one (io.ReadAll would grow
+// its buffer by doubling, holding up to twice the body while it reads), and into a growing one otherwise. The
+// reader is already bounded by MaxBody.
+func readBody(rd io.Reader, declared int64) ([]byte, error) {
+	if declared <= 0 || declared > MaxBody {
+		return io.ReadAll(rd)
+	}
+	buf := make([]byte, declared)
+	if _, err := io.ReadFull(rd, buf); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, errors.New("the body ended before its Content-Length")
+		}
+		return nil, err
+	}
+	// A body longer than it declared is not read further: net/http stops at Content-Length.
+	return buf, nil
 }
 
 // WriteJSON writes a JSON body with a status.
