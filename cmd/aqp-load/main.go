@@ -9,6 +9,7 @@
 //
 //	go run ./cmd/aqp-load -mode flood     # a wrong-capability flood against one query; the genuine respondent's outcomes
 //	go run ./cmd/aqp-load -mode hostile   # 100 concurrent 1 MiB hostile bodies; the collector's peak RSS
+//	go run ./cmd/aqp-load -mode freeze    # a private PostgreSQL frozen for 20 s under load; every answer in time, none twice
 package main
 
 import (
@@ -48,25 +49,32 @@ func main() {
 	floodFor := flag.Duration("flood-for", 4*time.Second, "flood mode: how long each flood lasts")
 	hostile := flag.Int("hostile", 100, "hostile mode: concurrent 1 MiB bodies per round")
 	rounds := flag.Int("rounds", 3, "hostile mode: rounds")
+	pgBin := flag.String("pg-bin", "/usr/lib/postgresql/15/bin", "freeze mode: the PostgreSQL server binaries (initdb, postgres, pg_ctl)")
+	freezeFor := flag.Duration("freeze-for", 20*time.Second, "freeze mode: how long PostgreSQL stays frozen")
+	storeTimeout := flag.Duration("store-timeout", 2*time.Second, "freeze mode: the collector's --store-timeout")
 	flag.Parse()
 	err := error(nil)
 	switch *mode {
 	case "throughput":
 		err = run(*clients, *requests, *fsyncFor, *dir)
-	case "flood", "hostile":
+	case "flood", "hostile", "freeze":
 		d := *dir
 		if d == "" {
 			if d, err = os.MkdirTemp("", "aqp-load-"); err == nil {
 				defer os.RemoveAll(d)
 			}
 		}
-		if err == nil && *mode == "flood" {
+		switch {
+		case err != nil:
+		case *mode == "flood":
 			err = runFlood(context.Background(), *aqpBin, d, *clients, *floodFor)
-		} else if err == nil {
+		case *mode == "hostile":
 			err = runHostile(context.Background(), *aqpBin, d, *hostile, *rounds)
+		default:
+			err = runFreeze(context.Background(), *aqpBin, *pgBin, d, 200, 8, *storeTimeout, *freezeFor)
 		}
 	default:
-		err = fmt.Errorf("-mode must be throughput, flood or hostile, got %q", *mode)
+		err = fmt.Errorf("-mode must be throughput, flood, hostile or freeze, got %q", *mode)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "aqp-load:", err)
