@@ -1,7 +1,6 @@
 package core
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -72,9 +71,8 @@ func (d *Document) requestContract() (*contract, *Error) {
 	return d.contract, d.contractErr
 }
 
-// check reports why answer does not satisfy the contract, or nil. rawAnswer returns the answer's JSON text as
-// received; it is only called for a structured answer with a maxLength.
-func (c *contract) check(answer any, rawAnswer func() []byte) Errors {
+// check reports why answer does not satisfy the contract, or nil.
+func (c *contract) check(answer any) Errors {
 	fail := func(keyword, format string, args ...any) Errors {
 		return Errors{{Code: CodeAnswerInvalid, Document: RoleResponse, Pointer: "/answer", Keyword: keyword,
 			Message: fmt.Sprintf(format, args...)}}
@@ -115,10 +113,11 @@ func (c *contract) check(answer any, rawAnswer func() []byte) Errors {
 		}
 	case "structured":
 		if c.maxLength > 0 {
-			var buf bytes.Buffer
-			if err := json.Compact(&buf, rawAnswer()); err == nil {
-				if n := utf8.RuneCount(buf.Bytes()); n > c.maxLength {
-					return fail("maxLength", "response.maxLength is %d: the answer's compact JSON has %d characters (Unicode code points)", c.maxLength, n)
+			// Counted on the canonical encoding (D12), so that the count does not depend on how the respondent's
+			// encoder escapes strings or spells numbers.
+			if enc, err := EncodeCanonical(answer); err == nil {
+				if n := utf8.RuneCount(enc); n > c.maxLength {
+					return fail("maxLength", "response.maxLength is %d: the answer's canonical JSON (RFC 8785, D12) has %d characters (Unicode code points)", c.maxLength, n)
 				}
 			}
 		}

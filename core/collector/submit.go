@@ -68,8 +68,10 @@ type Problem struct {
 // first of all, keyed by queryId. A store failure becomes a retryable `unavailable` receipt.
 func (c *Collector) Submit(ctx context.Context, s Submission) Outcome {
 	now := c.now()
-	value, err := core.DecodeJSON(s.Body)
-	obj, _ := value.(map[string]any)
+	// Decoded for the response schema: an answer (and any member the schema forbids) is checked as I-JSON but kept
+	// as bytes, so that a hostile body costs little before it is rejected.
+	skel, err := core.DecodeSkeleton(core.KindResponse, s.Body)
+	obj := skel.Object()
 	queryID, _ := obj["queryId"].(string)
 	responseID, _ := obj["responseId"].(string)
 	if !core.IsUUID(queryID) || !core.IsUUID(responseID) {
@@ -93,7 +95,7 @@ func (c *Collector) Submit(ctx context.Context, s Submission) Outcome {
 		return r.reject(CodeUnsupportedVersion, "/protocolVersion",
 			fmt.Sprintf("this collector speaks AQP %s; the response is %s", spec.ProtocolVersion, v))
 	}
-	resp := core.ParseDecoded(core.KindResponse, s.Body, value)
+	resp := skel.Parse()
 	if !resp.Valid() {
 		first := resp.Errors[0]
 		msg := first.Message
@@ -249,7 +251,14 @@ func (c *Collector) requestDocument(q Query) (*core.Document, error) {
 	return d, nil
 }
 
+// contentHash is the SHA-256 of the response's canonical encoding (D16): the same JSON value, however it is
+// written, hashes the same. A validated response always encodes; should one not, the nil hash matches no stored
+// one and the resubmission is a response_id_conflict rather than a wrong duplicate.
 func contentHash(v any) []byte {
-	h := sha256.Sum256(core.CanonicalJSON(v))
+	enc, err := core.EncodeCanonical(v)
+	if err != nil {
+		return nil
+	}
+	h := sha256.Sum256(enc)
 	return h[:]
 }
