@@ -25,16 +25,28 @@ var decoders = sync.Pool{New: func() any { return jsontext.NewDecoder(bytes.NewB
 // decodeJSON decodes one I-JSON value (RFC 7493): at most MaxDocumentBytes, valid UTF-8, no duplicate member
 // names, no lone surrogates, at most MaxDepth deep, exactly one value; numbers are kept exactly as json.Number.
 func decodeJSON(data []byte) (any, *Error) {
-	v, _, e := decodeWith(data, nil)
-	return v, e
+	d := decodeWith(data, nil, false)
+	return d.value, d.err
+}
+
+// decoded is what decodeWith found.
+type decoded struct {
+	value any
+	raw   []rawMember
+	err   *Error
+	// ijson: err is a violation only I-JSON forbids (a duplicate name, a lone surrogate); the text is otherwise
+	// JSON up to that point.
+	ijson bool
 }
 
 // decodeWith decodes data; members the lazy tree marks opaque are checked but kept as raw bytes (see skeleton.go)
-// and listed in the returned rawMembers, with nil standing in the value.
-func decodeWith(data []byte, lazy *lazyNode) (any, []rawMember, *Error) {
+// and listed in the returned rawMembers, with nil standing in the value. lenient accepts what only I-JSON forbids
+// (duplicate names: the top-level value of a duplicated name is dropped, as ambiguous; lone surrogates: read as
+// U+FFFD), for reading the ids of a document that is then rejected.
+func decodeWith(data []byte, lazy *lazyNode, lenient bool) decoded {
 	if len(data) > MaxDocumentBytes {
-		return nil, nil, &Error{Pointer: "", Keyword: KeywordSize,
-			Message: fmt.Sprintf("document is %d bytes; at most %d are accepted", len(data), MaxDocumentBytes)}
+		return decoded{err: &Error{Pointer: "", Keyword: KeywordSize,
+			Message: fmt.Sprintf("document is %d bytes; at most %d are accepted", len(data), MaxDocumentBytes)}}
 	}
 	if !utf8.Valid(data) {
 		off := 0
@@ -45,15 +57,19 @@ func decodeWith(data []byte, lazy *lazyNode) (any, []rawMember, *Error) {
 			}
 			off += n
 		}
-		return nil, nil, &Error{Keyword: KeywordJSON, Message: fmt.Sprintf("not valid UTF-8 at %s; JSON text must be UTF-8 (RFC 8259 §8.1)", position(data, int64(off)))}
+		return decoded{err: &Error{Keyword: KeywordJSON, Message: fmt.Sprintf("not valid UTF-8 at %s; JSON text must be UTF-8 (RFC 8259 §8.1)", position(data, int64(off)))}}
 	}
 	dec := decoders.Get().(*jsontext.Decoder)
 	defer func() {
 		dec.Reset(bytes.NewBuffer(nil)) // drop the reference to data
 		decoders.Put(dec)
 	}()
-	dec.Reset(bytes.NewBuffer(data))
-	r := reader{dec: dec, data: data}
+	if lenient {
+		dec.Reset(bytes.NewBuffer(data), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	} else {
+		dec.Reset(bytes.NewBuffer(data))
+	}
+	r := reader{dec: dec, data: data, lenient: lenient}
 	v, err := r.value(lazy)
 	if err == nil {
 		switch _, terr := dec.ReadToken(); {
@@ -63,23 +79,27 @@ func decodeWith(data []byte, lazy *lazyNode) (any, []rawMember, *Error) {
 		}
 	}
 	if err != nil {
-		if lazy != nil {
+		if lazy != nil && !lenient {
 			// Report exactly what full decoding reports: a lazily read member's error may be worded differently.
-			_, _, full := decodeWith(data, nil)
-			if full != nil {
-				return nil, nil, full
+			if full := decodeWith(data, nil, false); full.err != nil {
+				return full
 			}
 		}
-		return nil, nil, err
+		return decoded{err: err, ijson: r.ijson}
 	}
-	return v, r.raw, nil
+	return decoded{value: v, raw: r.raw}
 }
 
 // reader builds a JSON value from a jsontext token stream.
 type reader struct {
-	dec  *jsontext.Decoder
-	data []byte
-	raw  []rawMember
+	dec     *jsontext.Decoder
+	data    []byte
+	raw     []rawMember
+	lenient bool
+	// ijson: the error is one only I-JSON forbids (the text is otherwise JSON).
+	ijson bool
+	// ambiguous lists top-level names that occur more than once (lenient only).
+	ambiguous []string
 }
 
 // afterValue is the offset of the first byte after the value read so far that is not whitespace.
@@ -133,6 +153,7 @@ func (r *reader) value(lazy *lazyNode) (any, *Error) {
 			return nil, e
 		}
 		obj := map[string]any{}
+		top := r.dec.StackDepth() == 1
 		for r.dec.PeekKind() != '}' {
 			name, err := r.dec.ReadToken()
 			if err != nil {
@@ -148,11 +169,19 @@ func (r *reader) value(lazy *lazyNode) (any, *Error) {
 				r.raw = append(r.raw, rawMember{obj: obj, key: key, raw: raw})
 				continue
 			}
+			if _, dup := obj[key]; dup && r.lenient && top {
+				r.ambiguous = append(r.ambiguous, key)
+			}
 			v, e := r.value(lazy.child(key))
 			if e != nil {
 				return nil, e
 			}
 			obj[key] = v
+		}
+		if top {
+			for _, k := range r.ambiguous {
+				delete(obj, k)
+			}
 		}
 		if _, err := r.dec.ReadToken(); err != nil {
 			return nil, r.syntaxError(err)
@@ -229,10 +258,12 @@ func (r *reader) syntaxError(err error) *Error {
 	ptr := string(se.JSONPointer)
 	switch {
 	case errors.Is(se.Err, jsontext.ErrDuplicateName):
+		r.ijson = true
 		name := lastToken(ptr)
 		return &Error{Pointer: ptr, Keyword: KeywordJSON,
 			Message: fmt.Sprintf("duplicate member name %s at %s: I-JSON (RFC 7493 §2.3) forbids duplicate names, because readers disagree on which value counts", strconv.Quote(name), position(r.data, se.ByteOffset))}
 	case bytes.Contains([]byte(se.Err.Error()), []byte("surrogate")):
+		r.ijson = true
 		off, esc := loneSurrogate(r.data, se.ByteOffset)
 		return &Error{Pointer: ptr, Keyword: KeywordJSON,
 			Message: fmt.Sprintf("lone surrogate %s in a string at %s: I-JSON (RFC 7493 §2.1) forbids strings that are not Unicode; a character beyond U+FFFF is written as a high surrogate escape followed by a low one", esc, position(r.data, off))}

@@ -121,18 +121,32 @@ type Skeleton struct {
 	data  []byte
 	value any
 	raw   []rawMember
+	// err is the I-JSON violation of a text read leniently; Parse reports it.
+	err *Error
 }
 
 // DecodeSkeleton decodes data for validation as kind, cheaply on hostile input: members whose value the kind's
 // schema cannot reject (for a response: answer, and any member an additionalProperties: false object does not
 // declare) are checked as well-formed I-JSON but not decoded. It rejects exactly the texts DecodeJSON rejects, with
 // the same error.
+//
+// A text that is JSON but not I-JSON — a duplicate member name, a lone surrogate — comes back with its error and
+// also with a Skeleton read leniently: its Object holds the members (a name that occurs twice at the top level is
+// left out, as ambiguous; a lone surrogate reads as U+FFFD) so that a collector can address a receipt by the ids,
+// and its Parse reports the error, as Parse does. Any other error comes back with a nil Skeleton.
 func DecodeSkeleton(kind Kind, data []byte) (*Skeleton, error) {
-	v, raw, e := decodeWith(data, lazyTreeFor(kind))
-	if e != nil {
-		return nil, e
+	d := decodeWith(data, lazyTreeFor(kind), false)
+	if d.err == nil {
+		return &Skeleton{kind: kind, data: data, value: d.value, raw: d.raw}, nil
 	}
-	return &Skeleton{kind: kind, data: data, value: v, raw: raw}, nil
+	if !d.ijson {
+		return nil, d.err
+	}
+	lenient := decodeWith(data, lazyTreeFor(kind), true)
+	if lenient.err != nil {
+		return nil, d.err
+	}
+	return &Skeleton{kind: kind, data: data, value: lenient.value, err: d.err}, d.err
 }
 
 // Object returns the top-level object, or nil when the document is not one. Members kept raw read as null: read
@@ -150,6 +164,11 @@ func (s *Skeleton) Object() map[string]any {
 // (it decodes it in place then); EncodeCanonical encodes a json.RawMessage canonically without decoding it into
 // values, so a content hash needs no decoding either. Parse is called once per Skeleton.
 func (s *Skeleton) Parse() *Document {
+	if s.err != nil {
+		e := *s.err
+		e.Code = s.kind.code()
+		return &Document{Kind: s.kind, Raw: s.data, Errors: Errors{e}}
+	}
 	errs := validateValue(s.kind, s.value)
 	for _, r := range s.raw {
 		r.obj[r.key] = r.raw
