@@ -53,7 +53,9 @@ func skeletonInputs(t *testing.T) map[string][]byte {
 		t.Fatal("no quickstart response vector")
 	}
 	answer := func(a string) []byte { return []byte(strings.Replace(quick, `"answer": "partly"`, `"answer": `+a, 1)) }
-	member := func(m string) []byte { return []byte(strings.Replace(quick, `"answer": "partly"`, `"answer": "partly", `+m, 1)) }
+	member := func(m string) []byte {
+		return []byte(strings.Replace(quick, `"answer": "partly"`, `"answer": "partly", `+m, 1))
+	}
 	zeros := "[" + strings.Repeat("0,", 100000) + "0]"
 	for name, b := range map[string][]byte{
 		"hostile/answer-array-only":       []byte(`{"answer":` + zeros + `}`),
