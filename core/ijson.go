@@ -80,8 +80,10 @@ func decodeWith(data []byte, lazy *lazyNode, lenient bool) decoded {
 	}
 	if err != nil {
 		if lazy != nil && !lenient {
-			// Report exactly what full decoding reports: a lazily read member's error may be worded differently.
-			if full := decodeWith(data, nil, false); full.err != nil {
+			// Report exactly what full decoding reports (a lazily read member's error may be worded differently):
+			// read the same tokens again, building nothing, so that a hostile body with an error at its end does not
+			// cost the decoding the skeleton avoided.
+			if full := checkOnly(data); full.err != nil {
 				return full
 			}
 		}
@@ -90,12 +92,33 @@ func decodeWith(data []byte, lazy *lazyNode, lenient bool) decoded {
 	return decoded{value: v, raw: r.raw}
 }
 
+// checkOnly reads data as decodeJSON does, token for token, without building the value: it finds the same first
+// error.
+func checkOnly(data []byte) decoded {
+	dec := decoders.Get().(*jsontext.Decoder)
+	defer func() {
+		dec.Reset(bytes.NewBuffer(nil))
+		decoders.Put(dec)
+	}()
+	dec.Reset(bytes.NewBuffer(data))
+	r := reader{dec: dec, data: data, discard: true}
+	_, err := r.value(nil)
+	if err == nil {
+		if _, terr := dec.ReadToken(); !errors.Is(terr, io.EOF) {
+			err = &Error{Keyword: KeywordJSON, Message: fmt.Sprintf("not well-formed JSON: more data after the value at %s", position(data, r.afterValue()))}
+		}
+	}
+	return decoded{err: err, ijson: r.ijson}
+}
+
 // reader builds a JSON value from a jsontext token stream.
 type reader struct {
 	dec     *jsontext.Decoder
 	data    []byte
 	raw     []rawMember
 	lenient bool
+	// discard reads the tokens without building values (checkOnly).
+	discard bool
 	// ijson: the error is one only I-JSON forbids (the text is otherwise JSON).
 	ijson bool
 	// ambiguous lists top-level names that occur more than once (lenient only).
@@ -129,8 +152,14 @@ func (r *reader) value(lazy *lazyNode) (any, *Error) {
 	case 'f':
 		return false, nil
 	case '"':
+		if r.discard {
+			return nil, nil
+		}
 		return tok.String(), nil
 	case '0':
+		if r.discard {
+			return nil, nil
+		}
 		return json.Number(tok.String()), nil
 	case '[':
 		if e := r.checkDepth(); e != nil {
@@ -142,7 +171,9 @@ func (r *reader) value(lazy *lazyNode) (any, *Error) {
 			if e != nil {
 				return nil, e
 			}
-			arr = append(arr, v)
+			if !r.discard {
+				arr = append(arr, v)
+			}
 		}
 		if _, err := r.dec.ReadToken(); err != nil {
 			return nil, r.syntaxError(err)
@@ -159,7 +190,10 @@ func (r *reader) value(lazy *lazyNode) (any, *Error) {
 			if err != nil {
 				return nil, r.syntaxError(err)
 			}
-			key := name.String()
+			var key string
+			if !r.discard {
+				key = name.String()
+			}
 			if lazy != nil && lazy.opaque(key) && r.dec.PeekKind() != 0 {
 				raw, e := r.rawValue()
 				if e != nil {
@@ -167,6 +201,12 @@ func (r *reader) value(lazy *lazyNode) (any, *Error) {
 				}
 				obj[key] = nil
 				r.raw = append(r.raw, rawMember{obj: obj, key: key, raw: raw})
+				continue
+			}
+			if r.discard {
+				if _, e := r.value(nil); e != nil {
+					return nil, e
+				}
 				continue
 			}
 			if _, dup := obj[key]; dup && r.lenient && top {
