@@ -37,9 +37,11 @@ lint: vet
 	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '^gen/')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
-## interop: every standalone vector's verdict checked by ajv (2020-12, ajv-formats)
+## interop: every standalone vector's verdict checked by ajv (2020-12, ajv-formats); every response re-encoded by
+## node's JSON.parse/JSON.stringify keeps its canonical encoding (D16)
 interop: $(INTEROP_DIR)
 	node conformance/interop/ajv-check.mjs
+	set -o pipefail; $(GO) run ./conformance/internal/reencode emit | node conformance/interop/reencode.mjs | $(GO) run ./conformance/internal/reencode check
 
 $(INTEROP_DIR): conformance/interop/package.json conformance/interop/package-lock.json
 	mkdir -p .interop

@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/atombender/go-jsonschema v0.24.1
+	github.com/go-json-experiment/json v1.27.2
 	github.com/google/uuid v1.6.0
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/oapi-codegen/oapi-codegen/v2 v2.8.2

@@ -3,6 +3,7 @@ package core_test
 import (
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/agentqueryprotocol/aqp-go/core"
@@ -76,6 +77,58 @@ func BenchmarkResponseCheck(b *testing.B) {
 			resp := core.Parse(core.KindResponse, data)
 			if errs := core.CheckPair(core.Pair{Request: req, Response: resp}); !resp.Valid() || len(errs) > 0 {
 				b.Fatal(resp.Errors, errs)
+			}
+		}
+	})
+}
+
+// BenchmarkHostileResponse measures what a body costs before it is rejected, beside its baseline: the decode the
+// collector did before DecodeSkeleton (every value materialised, then the schema). Report allocs/op and B/op.
+func BenchmarkHostileResponse(b *testing.B) {
+	zeros := "[" + strings.Repeat("0,", (core.MaxDocumentBytes-40)/2) + "0]"
+	bodies := []struct{ name, body string }{
+		{"answer-array-1MiB", `{"answer":` + zeros + `}`},
+		{"unknown-member-1MiB", `{"junk":` + zeros + `}`},
+		{"answer-array-1MiB-malformed-at-end", `{"answer":` + zeros[:len(zeros)-1] + `,}`},
+	}
+	for _, x := range bodies {
+		data := []byte(x.body)
+		if len(data) > core.MaxDocumentBytes {
+			b.Fatalf("%s is %d bytes", x.name, len(data))
+		}
+		b.Run(x.name+"/baseline=full-decode", func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if core.Parse(core.KindResponse, data).Valid() {
+					b.Fatal("valid")
+				}
+			}
+		})
+		b.Run(x.name+"/skeleton", func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if skel, err := core.DecodeSkeleton(core.KindResponse, data); err == nil && skel.Parse().Valid() {
+					b.Fatal("valid")
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkResponseSkeleton is the Quickstart response through the collector's path (DecodeSkeleton, Parse) beside
+// full Parse: the skeleton must not cost a normal response more.
+func BenchmarkResponseSkeleton(b *testing.B) {
+	data := example(b, "quickstart-response.json")
+	b.Run("baseline=parse", func(b *testing.B) { benchValidate(b, core.KindResponse, data) })
+	b.Run("skeleton", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			skel, err := core.DecodeSkeleton(core.KindResponse, data)
+			if err != nil || !skel.Parse().Valid() {
+				b.Fatal(err)
 			}
 		}
 	})

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -79,7 +78,7 @@ const (
 	MaxSchemaDepth = 64
 	// MaxSchemaNodes bounds the JSON values in a jsonSchema: every object, array, string, number, boolean and null.
 	MaxSchemaNodes = 10_000
-	// MaxSchemaBytes bounds a jsonSchema's canonical JSON (CanonicalJSON: compact, minimal escaping).
+	// MaxSchemaBytes bounds a jsonSchema's canonical JSON (CompactJSON: compact, minimal escaping).
 	MaxSchemaBytes = 64 << 10
 	// MaxSchemaPatterns bounds the regular expressions in a jsonSchema ("pattern" values and "patternProperties"
 	// names): one with counted repetition, ^(a|b|c){1,1000}$, takes milliseconds to compile.
@@ -151,7 +150,7 @@ func checkSchemaBounds(js map[string]any) *Error {
 			}
 		}
 	}
-	if n := len(CanonicalJSON(js)); n > MaxSchemaBytes {
+	if n := len(CompactJSON(js)); n > MaxSchemaBytes {
 		return &Error{Pointer: at, Keyword: KeywordSize,
 			Message: fmt.Sprintf("jsonSchema may be at most %d bytes of compact JSON; this one is %d", MaxSchemaBytes, n)}
 	}
@@ -175,9 +174,8 @@ func (d *Document) requestContract() (*contract, *Error) {
 	return d.contract, d.contractErr
 }
 
-// check reports why answer does not satisfy the contract, or nil. rawAnswer returns the answer's JSON text as
-// received; it is only called for a structured answer with a maxLength.
-func (c *contract) check(answer any, rawAnswer func() []byte) Errors {
+// check reports why answer does not satisfy the contract, or nil.
+func (c *contract) check(answer any) Errors {
 	fail := func(keyword, format string, args ...any) Errors {
 		return Errors{{Code: CodeAnswerInvalid, Document: RoleResponse, Pointer: "/answer", Keyword: keyword,
 			Message: fmt.Sprintf(format, args...)}}
@@ -218,10 +216,11 @@ func (c *contract) check(answer any, rawAnswer func() []byte) Errors {
 		}
 	case "structured":
 		if c.maxLength > 0 {
-			var buf bytes.Buffer
-			if err := json.Compact(&buf, rawAnswer()); err == nil {
-				if n := utf8.RuneCount(buf.Bytes()); n > c.maxLength {
-					return fail("maxLength", "response.maxLength is %d: the answer's compact JSON has %d characters (Unicode code points)", c.maxLength, n)
+			// Counted on the canonical encoding (D12), so that the count does not depend on how the respondent's
+			// encoder escapes strings or spells numbers.
+			if enc, err := EncodeCanonical(answer); err == nil {
+				if n := utf8.RuneCount(enc); n > c.maxLength {
+					return fail("maxLength", "response.maxLength is %d: the answer's canonical JSON (RFC 8785, D12) has %d characters (Unicode code points)", c.maxLength, n)
 				}
 			}
 		}

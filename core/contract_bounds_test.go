@@ -52,7 +52,7 @@ func TestSchemaBounds(t *testing.T) {
 	}{
 		{"depth 64", nestedItems(core.MaxSchemaDepth), ""},
 		{"depth 65", nestedItems(core.MaxSchemaDepth + 1), deepPath},
-		{"3,000 nested items", nestedItems(3000), deepPath},
+		{"300 nested items", nestedItems(300), deepPath},
 		{"depth 65 through an array", strings.Repeat(`{"allOf":[`, 32) + `{}` + strings.Repeat(`]}`, 32), "/response/jsonSchema" + strings.Repeat("/allOf/0", 32)},
 		{"10,000 values", values(core.MaxSchemaNodes - 2), ""},
 		{"10,001 values", values(core.MaxSchemaNodes - 1), "/response/jsonSchema"},
@@ -127,5 +127,18 @@ func TestSchemaBoundsCompileFast(t *testing.T) {
 				t.Fatalf("compiling took %v", took)
 			}
 		})
+	}
+}
+
+// TestSchemaNestedPastTheDecoderBound: 3,000 nested items (27 s to compile before D24) are refused by the decoder's
+// depth bound (D13) before any schema is looked at, with keyword size and a pointer inside the jsonSchema.
+func TestSchemaNestedPastTheDecoderBound(t *testing.T) {
+	start := time.Now()
+	errs := core.Validate(core.KindRequest, requestWithSchema(nestedItems(3000)))
+	if len(errs) != 1 || errs[0].Keyword != core.KeywordSize || !strings.HasPrefix(errs[0].Pointer, "/response/jsonSchema/items/items") {
+		t.Fatalf("got %v, want one size error inside /response/jsonSchema", errs)
+	}
+	if took := time.Since(start); took > 100*time.Millisecond {
+		t.Fatalf("refusing took %v", took)
 	}
 }

@@ -1,13 +1,7 @@
 package core
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"sync"
-	"unicode/utf8"
 )
 
 // MaxDocumentBytes bounds one document. AQP's own members are bounded far below it (a prompt is at most 4,000 code
@@ -30,6 +24,10 @@ type Document struct {
 	contractOnce sync.Once
 	contract     *contract
 	contractErr  *Error
+
+	// lazy: Value may hold members a Skeleton kept as json.RawMessage; materialize decodes them once.
+	lazy            bool
+	materializeOnce sync.Once
 }
 
 // Valid reports whether the document passed standalone validation.
@@ -91,52 +89,16 @@ func Validate(kind Kind, data []byte) Errors {
 	return Parse(kind, data).Errors
 }
 
-// DecodeJSON decodes one JSON value with the validator's rules: at most MaxDocumentBytes, valid UTF-8, exactly one
-// value, numbers kept as json.Number. The error is a *Error (keyword json or size, no code yet) saying what is
-// wrong and where.
+// DecodeJSON decodes one JSON value with the validator's rules, those of I-JSON (RFC 7493): at most
+// MaxDocumentBytes, valid UTF-8, no duplicate member names, no lone surrogates (an escaped \ud800 or \udc00 that is
+// not half of a pair), objects and arrays nested at most MaxDepth deep, exactly one value; numbers are kept exactly
+// as written, as json.Number, however many digits they have. The error is a *Error (keyword json, or size for the
+// two bounds; no code yet) that gives the byte offset, line and column; a duplicate name or a lone surrogate
+// also points at its member (the second occurrence of a duplicate).
 func DecodeJSON(data []byte) (any, error) {
 	v, e := decodeJSON(data)
 	if e != nil {
 		return nil, e
 	}
 	return v, nil
-}
-
-func decodeJSON(data []byte) (any, *Error) {
-	if len(data) > MaxDocumentBytes {
-		return nil, &Error{Pointer: "", Keyword: KeywordSize,
-			Message: fmt.Sprintf("document is %d bytes; at most %d are accepted", len(data), MaxDocumentBytes)}
-	}
-	if !utf8.Valid(data) {
-		off := 0
-		for off < len(data) {
-			r, n := utf8.DecodeRune(data[off:])
-			if r == utf8.RuneError && n <= 1 {
-				break
-			}
-			off += n
-		}
-		return nil, &Error{Keyword: KeywordJSON, Message: fmt.Sprintf("not valid UTF-8 at byte offset %d; JSON text must be UTF-8 (RFC 8259 §8.1)", off)}
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, &Error{Keyword: KeywordJSON, Message: "not well-formed JSON: " + describeJSONError(err, dec)}
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, &Error{Keyword: KeywordJSON, Message: fmt.Sprintf("not well-formed JSON: more data after the value at byte offset %d", dec.InputOffset())}
-	}
-	return v, nil
-}
-
-func describeJSONError(err error, dec *json.Decoder) string {
-	var syn *json.SyntaxError
-	if errors.As(err, &syn) {
-		return fmt.Sprintf("%s at byte offset %d", syn.Error(), syn.Offset)
-	}
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Sprintf("unexpected end of input at byte offset %d", dec.InputOffset())
-	}
-	return err.Error()
 }

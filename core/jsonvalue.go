@@ -7,17 +7,18 @@ import (
 	"unicode/utf8"
 )
 
-// EqualJSON reports whether two decoded JSON values are equal as JSON: objects by members regardless of order,
-// numbers by value (1 equals 1.0).
+// EqualJSON reports whether two decoded JSON values are the same JSON value: objects by members regardless of
+// order, numbers by exact decimal value (1 equals 1.0 and 1e0; 0.1 does not equal 0.1000000000000000055511151231257827,
+// which a double cannot tell apart), strings by code points.
 func EqualJSON(a, b any) bool { return jsonEqual(a, b) }
 
-// CanonicalJSON encodes a decoded JSON value compactly with object members sorted by name (byte order), strings
+// CompactJSON encodes a decoded JSON value compactly with object members sorted by name (byte order), strings
 // escaped only where JSON requires (", \ and control characters), and numbers exactly as written (json.Number).
-// Two documents with the same members and the same number text encode the same whatever their member order or
-// whitespace; the collector hashes it to tell a duplicate from a conflicting response, and writes requests and
-// receipts with it. It is written out rather than left to encoding/json because it is on the submission path and
-// its output must not depend on an encoder's escaping choices.
-func CanonicalJSON(v any) []byte {
+// It is the writer for documents a collector composes (requests, receipts): it keeps every number's text, so an
+// issuer's jsonSchema reads back as the issuer wrote it (D19). It is not the canonical form two documents are
+// compared by: that is EncodeCanonical. It panics on a value that is not JSON (a channel, NaN), which only a
+// program's own defect can pass it.
+func CompactJSON(v any) []byte {
 	return appendCanonical(make([]byte, 0, 512), v)
 }
 
@@ -62,11 +63,11 @@ func appendCanonical(b []byte, v any) []byte {
 	// Anything else (float64 from a caller's own value, a json.RawMessage): decode it into a JSON value first.
 	raw, err := json.Marshal(v)
 	if err != nil {
-		panic("core: CanonicalJSON: " + err.Error())
+		panic("core: CompactJSON: " + err.Error())
 	}
 	dv, derr := decodeJSON(raw)
 	if derr != nil {
-		panic("core: CanonicalJSON: " + derr.Message)
+		panic("core: CompactJSON: " + derr.Message)
 	}
 	return appendCanonical(b, dv)
 }

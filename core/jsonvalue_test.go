@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-func TestCanonicalJSON(t *testing.T) {
+func TestCompactJSON(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{`{"b":1,"a":[true,null,"x"],"c":{"z":1.50,"y":-0}}`, `{"a":[true,null,"x"],"b":1,"c":{"y":-0,"z":1.50}}`},
 		{`"quote \" backslash \\ nl \n tab \t ctl \u0001 del \u007f lt < amp & ls \u2028 é 😀"`,
@@ -18,9 +18,9 @@ func TestCanonicalJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := string(CanonicalJSON(v))
+		got := string(CompactJSON(v))
 		if got != c.want {
-			t.Errorf("CanonicalJSON(%s)\n got %s\nwant %s", c.in, got, c.want)
+			t.Errorf("CompactJSON(%s)\n got %s\nwant %s", c.in, got, c.want)
 		}
 		if !json.Valid([]byte(got)) {
 			t.Errorf("not valid JSON: %s", got)
@@ -30,7 +30,7 @@ func TestCanonicalJSON(t *testing.T) {
 			t.Errorf("round trip changed %s", c.in)
 		}
 	}
-	if got := string(CanonicalJSON(map[string]any{"n": 3, "s": []string{"a"}, "f": 0.5})); got != `{"f":0.5,"n":3,"s":["a"]}` {
+	if got := string(CompactJSON(map[string]any{"n": 3, "s": []string{"a"}, "f": 0.5})); got != `{"f":0.5,"n":3,"s":["a"]}` {
 		t.Errorf("Go values: %s", got)
 	}
 }

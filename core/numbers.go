@@ -68,3 +68,32 @@ func numberBeyondBounds(n string) string {
 	}
 	return ""
 }
+
+// hasNumberBeyondBounds reports whether well-formed JSON text holds a number beyond the bounds, with one pass over
+// the bytes that builds nothing: how a member kept raw is checked against D22.
+func hasNumberBeyondBounds(b []byte) bool {
+	inString := false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case inString:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '-' || isDigit(c):
+			j := i + 1
+			for j < len(b) && (isDigit(b[j]) || b[j] == '.' || b[j] == 'e' || b[j] == 'E' || b[j] == '+' || b[j] == '-') {
+				j++
+			}
+			if numberBeyondBounds(string(b[i:j])) != "" {
+				return true
+			}
+			i = j - 1
+		}
+	}
+	return false
+}

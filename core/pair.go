@@ -1,10 +1,8 @@
 package core
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"math/big"
 	"reflect"
 	"strings"
 )
@@ -91,7 +89,8 @@ func CheckResponse(request, response *Document) Errors {
 		}
 	}
 	if c, cerr := request.requestContract(); cerr == nil {
-		out = append(out, c.check(resp["answer"], func() []byte { return rawMember(response, "answer") })...)
+		response.materialize()
+		out = append(out, c.check(resp["answer"])...)
 	}
 	mode := s(req, "consentMode")
 	consent := o(resp, "consent")
@@ -209,7 +208,7 @@ func after(a, b string) bool {
 	return errA == nil && errB == nil && ta.After(tb)
 }
 
-// jsonEqual compares two decoded JSON values, numbers by value.
+// jsonEqual compares two decoded JSON values, numbers by exact decimal value.
 func jsonEqual(a, b any) bool {
 	switch x := a.(type) {
 	case json.Number:
@@ -240,33 +239,6 @@ func jsonEqual(a, b any) bool {
 		return true
 	}
 	return reflect.DeepEqual(a, b)
-}
-
-// numbersEqual compares two JSON numbers by value. big.Float with 256 bits of mantissa compares 1.0 and 1, 0.1 and
-// 0.10, and numbers beyond float64's range (1e400) without the cost an exact rational would have for a huge
-// exponent.
-func numbersEqual(x, y json.Number) bool {
-	if x == y {
-		return true
-	}
-	fx, _, errX := big.ParseFloat(string(x), 10, 256, big.ToNearestEven)
-	fy, _, errY := big.ParseFloat(string(y), 10, 256, big.ToNearestEven)
-	return errX == nil && errY == nil && fx.Cmp(fy) == 0
-}
-
-// rawMember returns one top-level member's JSON text as received (re-encoded when the document has no bytes).
-func rawMember(d *Document, name string) []byte {
-	if d.Raw != nil {
-		var m map[string]json.RawMessage
-		if json.Unmarshal(d.Raw, &m) == nil {
-			return m[name]
-		}
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(d.Object()[name])
-	return bytes.TrimSpace(buf.Bytes())
 }
 
 func usable(d *Document) map[string]any {

@@ -20,7 +20,7 @@ func AttachQuery(h http.Header, request []byte) error {
 	if !doc.Valid() {
 		return fmt.Errorf("https: attaching an invalid query: %w", doc.Errors)
 	}
-	h.Add(QueryHeader, base64.RawURLEncoding.EncodeToString(core.CanonicalJSON(doc.Value)))
+	h.Add(QueryHeader, base64.RawURLEncoding.EncodeToString(core.CompactJSON(doc.Value)))
 	return nil
 }
 

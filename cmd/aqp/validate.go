@@ -215,15 +215,14 @@ func (in *input) explain(errs core.Errors) core.Errors {
 		if e.Pointer != "" {
 			continue
 		}
-		switch e.Keyword {
-		case core.KeywordSize:
+		// The whole document over the size bound: core saw only what was read, the file's real size is known here.
+		// (Other size errors — nesting, numbers, a jsonSchema — point inside the document and keep core's message.)
+		if e.Keyword == core.KeywordSize && e.Pointer == "" && strings.HasPrefix(e.Message, "document is") {
 			about := "is"
 			if !in.exact {
 				about = "is more than"
 			}
 			errs[i].Message = fmt.Sprintf("document %s %d bytes; at most %d are accepted", about, in.size, core.MaxDocumentBytes)
-		case core.KeywordJSON:
-			errs[i].Message = locateJSONError(in.data, e.Message)
 		}
 	}
 	return errs

@@ -223,7 +223,7 @@ func (c *Collector) Issue(ctx context.Context, draftJSON []byte) ([]byte, error)
 	if err := c.store.CreateQueries(ctx, q); err != nil {
 		return nil, err
 	}
-	return core.CanonicalJSON(req), nil
+	return core.CompactJSON(req), nil
 }
 
 // QueryState is a query as the admin API shows it.

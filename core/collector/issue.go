@@ -193,5 +193,5 @@ func withoutAuthorization(req map[string]any) []byte {
 		}
 		stored["delivery"] = d
 	}
-	return core.CanonicalJSON(stored)
+	return core.CompactJSON(stored)
 }

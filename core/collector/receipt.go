@@ -11,7 +11,7 @@ import (
 )
 
 // receiptFor builds the receipts of one submission. Receipts are composed as JSON values and encoded with
-// core.CanonicalJSON, so a continuation's jsonSchema keeps the issuer's numbers exactly.
+// core.CompactJSON, so a continuation's jsonSchema keeps the issuer's numbers exactly.
 type receiptFor struct {
 	queryID, responseID string
 	receivedAt          time.Time
@@ -34,14 +34,14 @@ func (r receiptFor) accepted(continuation map[string]any) []byte {
 	if continuation != nil {
 		m["continuation"] = continuation
 	}
-	return core.CanonicalJSON(m)
+	return core.CompactJSON(m)
 }
 
 // reject is a non-retryable rejection.
 func (r receiptFor) reject(code core.Code, pointer, message string) Outcome {
 	m := r.base("rejected", false)
 	m["error"] = errorMember(code, pointer, message)
-	return Outcome{Receipt: core.CanonicalJSON(m), Code: code}
+	return Outcome{Receipt: core.CompactJSON(m), Code: code}
 }
 
 // retryable is a retryable rejection (rate_limited, unavailable) with retryAfter seconds, kept within the
@@ -51,7 +51,7 @@ func (r receiptFor) retryable(code core.Code, message string, retryAfter int) Ou
 	m := r.base("rejected", true)
 	m["error"] = errorMember(code, "", message)
 	m["retryAfter"] = retryAfter
-	return Outcome{Receipt: core.CanonicalJSON(m), Code: code, RetryAfter: retryAfter}
+	return Outcome{Receipt: core.CompactJSON(m), Code: code, RetryAfter: retryAfter}
 }
 
 // Receipt bounds from spec/query-receipt.schema.json: every member a collector writes stays inside them, whatever

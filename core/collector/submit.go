@@ -82,13 +82,22 @@ func (c *Collector) Submit(ctx context.Context, s Submission) Outcome {
 // check decodes and validates the body on its own: the ids a receipt needs, the version, the schema. It returns
 // the parsed response when all hold; otherwise the outcome to return (a problem, or a rejection).
 func (c *Collector) check(s Submission, now time.Time) (Outcome, *core.Document, receiptFor) {
-	value, err := core.DecodeJSON(s.Body)
-	obj, _ := value.(map[string]any)
+	// Decoded for the response schema: an answer (and any member the schema forbids) is checked as I-JSON but kept
+	// as bytes, so that a hostile body costs little before it is rejected.
+	skel, err := core.DecodeSkeleton(core.KindResponse, s.Body)
+	obj := skel.Object()
 	queryID, _ := obj["queryId"].(string)
 	responseID, _ := obj["responseId"].(string)
+	var je *core.Error
+	if skel == nil && errors.As(err, &je) && je.Keyword == core.KeywordSize {
+		// Over a bound (nested too deep, a number too large) but JSON: the ids a receipt needs may still be read.
+		if q, r := peekIDs(s.Body); core.IsUUID(q) && core.IsUUID(r) {
+			rf := receiptFor{queryID: q, responseID: r, receivedAt: now}
+			return rf.reject(core.CodeInvalidResponse, je.Pointer, fmt.Sprintf("%s: %s [%s]", orRoot(je.Pointer), je.Message, je.Keyword)), nil, rf
+		}
+	}
 	if !core.IsUUID(queryID) || !core.IsUUID(responseID) {
 		p := &Problem{Detail: "the body must be a QueryResponse JSON object with a queryId and a responseId (UUIDs); no receipt can be formed without them"}
-		var je *core.Error
 		if errors.As(err, &je) {
 			e := *je
 			e.Code = core.CodeInvalidResponse
@@ -101,7 +110,7 @@ func (c *Collector) check(s Submission, now time.Time) (Outcome, *core.Document,
 		return r.reject(core.CodeUnsupportedVersion, "/protocolVersion",
 			fmt.Sprintf("this collector speaks AQP %s; the response is %s", spec.ProtocolVersion, v)), nil, r
 	}
-	resp := core.ParseDecoded(core.KindResponse, s.Body, value)
+	resp := skel.Parse()
 	if !resp.Valid() {
 		first := resp.Errors[0]
 		msg := first.Message
@@ -331,7 +340,14 @@ func (c *Collector) requestDocument(q Query) (*core.Document, error) {
 	return d, nil
 }
 
+// contentHash is the SHA-256 of the response's canonical encoding (D16): the same JSON value, however it is
+// written, hashes the same. A validated response always encodes; should one not, the nil hash matches no stored
+// one and the resubmission is a response_id_conflict rather than a wrong duplicate.
 func contentHash(v any) []byte {
-	h := sha256.Sum256(core.CanonicalJSON(v))
+	enc, err := core.EncodeCanonical(v)
+	if err != nil {
+		return nil
+	}
+	h := sha256.Sum256(enc)
 	return h[:]
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/agentqueryprotocol/aqp-go/core"
 )
 
 // The generator's JSON values: object (members in the order they were written), []any, string, bool, nil,
@@ -33,6 +35,10 @@ func obj(kv ...any) object {
 }
 
 func arr(vs ...any) []any { return vs }
+
+// rawJSON is JSON text written into a document exactly as given (escapes and number spelling kept), for vectors
+// about how text is counted or compared.
+type rawJSON string
 
 // num is a JSON number written exactly as given ("1e3", "0.92", "123456789012345678901234567890").
 func num(s string) json.Number { return json.Number(s) }
@@ -163,6 +169,11 @@ func write(b *bytes.Buffer, v any, indent string) {
 		b.WriteString(string(x))
 	case string:
 		writeString(b, x)
+	case rawJSON:
+		if !json.Valid([]byte(x)) {
+			panic("not JSON text: " + string(x))
+		}
+		b.WriteString(string(x))
 	case []string:
 		items := make([]any, len(x))
 		for i, s := range x {
@@ -214,6 +225,19 @@ func writeString(b *bytes.Buffer, s string) {
 		panic(err)
 	}
 	b.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+}
+
+// canonicalText is the canonical encoding of v (core.EncodeCanonical, D12), as a maxLength counts it.
+func canonicalText(v any) string {
+	val, err := core.DecodeJSON(render(v))
+	if err != nil {
+		panic(err)
+	}
+	enc, err := core.EncodeCanonical(val)
+	if err != nil {
+		panic(err)
+	}
+	return string(enc)
 }
 
 // compact renders v as compact JSON (for counting an answer's code points in descriptions).

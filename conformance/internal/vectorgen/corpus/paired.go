@@ -140,9 +140,19 @@ func answerVectors() []pv {
 	// A structured answer whose compact JSON has more bytes than code points, so that counting bytes gives the
 	// wrong verdict at the limit.
 	wide := obj("summary", "r\u00e9sum\u00e9 "+grinning, "rating", 4)
-	wideLen := utf8.RuneCountInString(compact(wide))
+	wideLen := utf8.RuneCountInString(canonicalText(wide))
 	wideContract := func(max int) any {
 		return contract(obj("format", "structured", "jsonSchema", obj("type", "object"), "maxLength", max))
+	}
+
+	// A structured answer written with escapes, whose canonical form is much shorter than its text, and one
+	// written with an exponent, whose canonical form is longer.
+	escaped := rawJSON(`{"s":"\u00e9\u00e9\u00e9\u00e9"}`)
+	escapedLen := utf8.RuneCountInString(canonicalText(escaped))
+	shortNumber := rawJSON(`[1e20]`)
+	shortNumberLen := utf8.RuneCountInString(canonicalText(shortNumber))
+	lengthContract := func(schema object, max int) any {
+		return contract(obj("format", "structured", "jsonSchema", schema, "maxLength", max))
 	}
 
 	v := []pv{
@@ -214,17 +224,33 @@ func answerVectors() []pv {
 			"A structured answer must satisfy its jsonSchema, which asks for an object.",
 			structured, answer("rating: 4"), nil, nil, "answer_invalid"),
 		pairOK("paired/valid/structured-at-maxLength-counted-on-compact-json",
-			fmt.Sprintf("The answer's compact JSON %s is %d code points (more bytes): at maxLength %d, valid, although the document's indented text of the answer is longer.", compact(wide), wideLen, wideLen),
+			fmt.Sprintf("The answer's canonical JSON (D12: RFC 8785, numbers by exact value) %s is %d code points (more bytes): at maxLength %d, valid, although the document's indented text of the answer is longer.", canonicalText(wide), wideLen, wideLen),
 			wideContract(wideLen), answer(wide), nil, nil),
 		pairBad("paired/answer_invalid/structured-over-maxLength-counted-on-compact-json",
-			fmt.Sprintf("The same answer (%d code points compact) against maxLength %d is one past the limit.", wideLen, wideLen-1),
+			fmt.Sprintf("The same answer (%d code points canonical) against maxLength %d is one past the limit.", wideLen, wideLen-1),
 			wideContract(wideLen-1), answer(wide), nil, nil, "answer_invalid"),
 		pairBad("paired/answer_invalid/structured-string-maxLength-counts-the-quotes",
-			"The compact JSON of the string abcd is \"abcd\", 6 code points: past maxLength 5.",
+			"The canonical JSON of the string abcd is \"abcd\", 6 code points: past maxLength 5.",
 			contract(obj("format", "structured", "jsonSchema", obj("type", "string"), "maxLength", 5)), answer("abcd"), nil, nil, "answer_invalid"),
 		pairOK("paired/valid/structured-string-at-maxLength-with-quotes",
-			"The compact JSON of abc is \"abc\", 5 code points: at maxLength 5.",
+			"The canonical JSON of abc is \"abc\", 5 code points: at maxLength 5.",
 			contract(obj("format", "structured", "jsonSchema", obj("type", "string"), "maxLength", 5)), answer("abc"), nil, nil),
+
+		// D12: counted on the canonical encoding, not on the text as written.
+		pairOK("paired/valid/structured-maxLength-counts-canonical-not-escapes",
+			fmt.Sprintf("The answer is written %s (%d code points as written, escapes and all) but its canonical JSON is %s, %d code points: at maxLength %d, valid. Counting the text as written would make the verdict depend on the respondent's encoder.",
+				compact(escaped), utf8.RuneCountInString(compact(escaped)), canonicalText(escaped), escapedLen, escapedLen),
+			lengthContract(obj("type", "object"), escapedLen), answer(escaped), nil, nil),
+		pairBad("paired/answer_invalid/structured-maxLength-one-below-canonical-with-escapes",
+			fmt.Sprintf("The same escaped answer against maxLength %d: its canonical JSON (%d code points) is one past the limit.", escapedLen-1, escapedLen),
+			lengthContract(obj("type", "object"), escapedLen-1), answer(escaped), nil, nil, "answer_invalid"),
+		pairBad("paired/answer_invalid/structured-maxLength-counts-numbers-canonically",
+			fmt.Sprintf("The answer is written %s, %d code points, exactly at maxLength %d; its canonical JSON %s (numbers by ECMAScript's rules on the exact value) is %d code points: past the limit.",
+				compact(shortNumber), utf8.RuneCountInString(compact(shortNumber)), utf8.RuneCountInString(compact(shortNumber)), canonicalText(shortNumber), shortNumberLen),
+			lengthContract(obj("type", "array"), utf8.RuneCountInString(compact(shortNumber))), answer(shortNumber), nil, nil, "answer_invalid"),
+		pairOK("paired/valid/structured-maxLength-at-canonical-number-length",
+			fmt.Sprintf("The same answer %s at maxLength %d, its canonical length: valid.", compact(shortNumber), shortNumberLen),
+			lengthContract(obj("type", "array"), shortNumberLen), answer(shortNumber), nil, nil),
 
 		// jsonSchema whatever the format.
 		pairBad("paired/answer_invalid/jsonSchema-applies-to-text",
