@@ -2,7 +2,9 @@ package service_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -316,5 +318,28 @@ func TestEveryErrorIsAProblem(t *testing.T) {
 		if tc.allow != "" && resp.Header.Get("Allow") != tc.allow {
 			t.Errorf("%s %s: Allow %q, want %q", tc.method, tc.path, resp.Header.Get("Allow"), tc.allow)
 		}
+	}
+}
+
+// TestAdminClientIssues: the remote Issuer gets the same request an in-process Collector would write, and a bad
+// draft comes back as a *collector.IssueError with the collector's pointers.
+func TestAdminClientIssues(t *testing.T) {
+	ts := newServer(t)
+	ac, err := service.NewAdminClient(ts.URL, adminToken, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := ac.Issue(context.Background(), []byte(draft))
+	if err != nil || !strings.Contains(string(req), `"authorization":"Bearer `) {
+		t.Fatalf("issue: %v %s", err, req)
+	}
+	_, err = ac.Issue(context.Background(), []byte(strings.Replace(draft, `"timing":"immediate"`, `"timing":"soon"`, 1)))
+	var ie *collector.IssueError
+	if !errors.As(err, &ie) || len(ie.Errors) != 1 || ie.Errors[0].Pointer != "/timing" {
+		t.Fatalf("bad draft: %v", err)
+	}
+	wrong, _ := service.NewAdminClient(ts.URL, "wrong", nil)
+	if _, err := wrong.Issue(context.Background(), []byte(draft)); err == nil || !strings.Contains(err.Error(), "401") {
+		t.Fatalf("wrong token: %v", err)
 	}
 }

@@ -3,6 +3,7 @@ package https
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/agentqueryprotocol/aqp-go/core/respondent"
 	"github.com/agentqueryprotocol/aqp-go/internal/httpio"
 )
 
@@ -35,6 +37,34 @@ type Reply struct {
 	Header http.Header
 }
 
+var _ respondent.Transport = (*Client)(nil)
+
+// Binding implements respondent.Transport.
+func (c *Client) Binding() string { return Name }
+
+// Deliver implements respondent.Transport: the receipt of a delivery to d, a *respondent.ProblemError when the
+// collector formed none, or a *respondent.TransportError when nothing was decided.
+func (c *Client) Deliver(ctx context.Context, d respondent.Delivery, response []byte) ([]byte, error) {
+	reply, err := c.Post(ctx, d.Endpoint, d.Authorization, response)
+	var te *TransportError
+	switch {
+	case errors.As(err, &te):
+		return nil, &respondent.TransportError{Binding: Name, Endpoint: d.Endpoint, Err: te.Err}
+	case err != nil:
+		return nil, &respondent.TransportError{Binding: Name, Endpoint: d.Endpoint, Err: err}
+	case reply.Problem != nil:
+		var p struct {
+			Detail string `json:"detail"`
+		}
+		_ = json.Unmarshal(reply.Problem, &p)
+		if p.Detail == "" {
+			p.Detail = string(reply.Problem)
+		}
+		return nil, &respondent.ProblemError{Binding: Name, Endpoint: d.Endpoint, Detail: p.Detail}
+	}
+	return reply.Receipt, nil
+}
+
 // TransportError is a delivery that got no AQP answer: the connection failed, the context ended, or the reply was
 // neither a receipt nor a problem document. Nothing is known to have been decided, so the same response may be
 // sent again.
@@ -51,10 +81,11 @@ func (e *TransportError) Error() string {
 
 func (e *TransportError) Unwrap() error { return e.Err }
 
-// Deliver POSTs response (the QueryResponse JSON, sent exactly as given) to endpoint with the Authorization
-// header value authorization (the query's delivery.authorization). Every call is bounded by ctx; give it a
-// deadline.
-func (c *Client) Deliver(ctx context.Context, endpoint, authorization string, response []byte) (*Reply, error) {
+// Post POSTs response (the QueryResponse JSON, sent exactly as given) to endpoint with the Authorization header
+// value authorization (the query's delivery.authorization) and returns the reply as the wire carried it (status
+// and headers included), for callers that check the wire form; Deliver is the respondent's view. Every call is
+// bounded by ctx; give it a deadline.
+func (c *Client) Post(ctx context.Context, endpoint, authorization string, response []byte) (*Reply, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(response))
 	if err != nil {
 		return nil, &TransportError{Endpoint: endpoint, Err: err}

@@ -76,7 +76,7 @@ func (t *httpsTarget) Issue(ctx context.Context, draft []byte) ([]byte, error) {
 // Submit delivers with the binding's own client and checks the wire form against the binding's table.
 func (t *httpsTarget) Submit(ctx context.Context, body []byte, auth string) (harness.Result, error) {
 	client := &https.Client{HTTP: t.ts.Client()}
-	reply, err := client.Deliver(ctx, t.ts.URL+"/aqp/v1/responses", auth, body)
+	reply, err := client.Post(ctx, t.ts.URL+"/aqp/v1/responses", auth, body)
 	if err != nil {
 		return harness.Result{}, err
 	}

@@ -77,3 +77,14 @@ type Endpoint struct {
 	// Operation is the delivery.operation of a query for this binding; "" for none.
 	Operation string
 }
+
+// Issuer issues queries from drafts: the QueryDraft JSON in, the complete QueryRequest JSON (capability included)
+// out, or an *IssueError naming each member of the draft that breaks a rule. A Collector is one, in-process;
+// service.AdminClient is another, over a remote collector's admin API. Carriage helpers (an MCP tool middleware,
+// an A2A executor wrapper) issue through this interface, so they work the same beside an embedded collector and
+// in front of a remote one.
+type Issuer interface {
+	Issue(ctx context.Context, draft []byte) ([]byte, error)
+}
+
+var _ Issuer = (*Collector)(nil)
