@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agentqueryprotocol/aqp-go/core"
 )
@@ -65,9 +64,7 @@ func TestSchemaBounds(t *testing.T) {
 			if tc.pointer == "" && len(tc.schema) > core.MaxSchemaBytes {
 				t.Fatalf("the schema is %d bytes, past the bytes bound", len(tc.schema))
 			}
-			start := time.Now()
 			errs := core.Validate(core.KindRequest, requestWithSchema(tc.schema))
-			took := time.Since(start)
 			if tc.pointer == "" {
 				if len(errs) > 0 {
 					t.Fatalf("invalid: %v", errs)
@@ -77,16 +74,13 @@ func TestSchemaBounds(t *testing.T) {
 			if len(errs) != 1 || errs[0].Pointer != tc.pointer || errs[0].Keyword != core.KeywordSize || errs[0].Code != core.CodeInvalidRequest {
 				t.Fatalf("got %v, want one invalid_request at %s [size]", errs, tc.pointer)
 			}
-			if took > 100*time.Millisecond {
-				t.Fatalf("refusing took %v", took)
-			}
 		})
 	}
 }
 
-// TestSchemaBoundsCompileFast measures the costliest shapes within the bounds: each must compile in well under a
-// second (the bound the decision promises), here at most 500 ms even on a loaded machine.
-func TestSchemaBoundsCompileFast(t *testing.T) {
+// worstShapes are the costliest jsonSchema shapes within the D24 bounds; BenchmarkSchemaWorstCaseWithinBounds
+// measures what each costs to compile (BENCHMARKS.md), and TestWorstShapesAreWithinBounds that each is accepted.
+func worstShapes() map[string]string {
 	var defs, anyOf, patterns, enum []string
 	for i := 0; i < 1000; i++ {
 		defs = append(defs, fmt.Sprintf(`"d%d":{"$ref":"#/$defs/d%d"}`, i, i+1))
@@ -110,21 +104,40 @@ func TestSchemaBoundsCompileFast(t *testing.T) {
 		"large enum":           `{"enum":[` + strings.Join(enum, ",") + `]}`,
 		"nested anyOf 32 deep": strings.Repeat(`{"anyOf":[{"type":"array"},`, 31) + `{}` + strings.Repeat(`]}`, 31),
 	}
-	for name, schema := range shapes {
+	return shapes
+}
+
+// TestWorstShapesAreWithinBounds: every worst-case shape is a valid request's jsonSchema, so the benchmark
+// measures compiling, not refusing.
+func TestWorstShapesAreWithinBounds(t *testing.T) {
+	for name, schema := range worstShapes() {
 		t.Run(name, func(t *testing.T) {
 			var v any
 			if err := json.Unmarshal([]byte(schema), &v); err != nil {
 				t.Fatalf("shape is not JSON: %v", err)
 			}
-			start := time.Now()
-			errs := core.Validate(core.KindRequest, requestWithSchema(schema))
-			took := time.Since(start)
-			t.Logf("%d bytes: %v", len(schema), took)
-			if len(errs) > 0 {
+			if errs := core.Validate(core.KindRequest, requestWithSchema(schema)); len(errs) > 0 {
 				t.Fatalf("invalid: %.300v", errs)
 			}
-			if took > 500*time.Millisecond {
-				t.Fatalf("compiling took %v", took)
+		})
+	}
+}
+
+// BenchmarkSchemaWorstCaseWithinBounds: validating a request whose jsonSchema is one of the costliest shapes the
+// bounds admit (the contract is compiled on every validation), beside the Quickstart request as the baseline.
+func BenchmarkSchemaWorstCaseWithinBounds(b *testing.B) {
+	shapes := worstShapes()
+	shapes["baseline: empty jsonSchema"] = ""
+	for name, schema := range shapes {
+		req := requestWithSchema(schema)
+		if schema == "" {
+			req = requestWithSchema(`{}`)
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if errs := core.Validate(core.KindRequest, req); len(errs) > 0 {
+					b.Fatal(errs)
+				}
 			}
 		})
 	}
@@ -133,12 +146,8 @@ func TestSchemaBoundsCompileFast(t *testing.T) {
 // TestSchemaNestedPastTheDecoderBound: 3,000 nested items (27 s to compile before D24) are refused by the decoder's
 // depth bound (D13) before any schema is looked at, with keyword size and a pointer inside the jsonSchema.
 func TestSchemaNestedPastTheDecoderBound(t *testing.T) {
-	start := time.Now()
 	errs := core.Validate(core.KindRequest, requestWithSchema(nestedItems(3000)))
 	if len(errs) != 1 || errs[0].Keyword != core.KeywordSize || !strings.HasPrefix(errs[0].Pointer, "/response/jsonSchema/items/items") {
 		t.Fatalf("got %v, want one size error inside /response/jsonSchema", errs)
-	}
-	if took := time.Since(start); took > 100*time.Millisecond {
-		t.Fatalf("refusing took %v", took)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"math/big"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agentqueryprotocol/aqp-go/wire"
 )
@@ -152,7 +151,6 @@ func TestNumberHugeExponents(t *testing.T) {
 		}
 	}
 	huge := wire.Number("1e" + strings.Repeat("9", 1<<20))
-	start := time.Now()
 	if !huge.Equal(huge) {
 		t.Error("a huge number does not equal itself")
 	}
@@ -165,9 +163,6 @@ func TestNumberHugeExponents(t *testing.T) {
 	}
 	if _, err := huge.Rat(); err == nil {
 		t.Error("Rat expanded a power of ten beyond ±10000")
-	}
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("a megabyte of exponent took %v", d)
 	}
 }
 
