@@ -246,7 +246,8 @@ func FuzzJSONSchema(f *testing.F) {
 		{`{"uniqueItems":true}`, `[` + strings.Repeat(`{"a":[1,2,3]},`, 2000) + `1]`},
 		{`{"format":"date-time"}`, `"2016-12-31T23:59:60Z"`},
 		{`{"format":"regex"}`, `"(("`},
-		{`{"dependentSchemas":{"a":{"$ref":"#"}},"properties":{"a":{"$ref":"#"}}}`, string(nested(500, `{"a":`, `1`, `}`))},
+		// A $ref cycle with a deep answer costs the schema library time cubic in the depth (250: ~0.2 s, 500: ~2 s).
+		{`{"dependentSchemas":{"a":{"$ref":"#"}},"properties":{"a":{"$ref":"#"}}}`, string(nested(250, `{"a":`, `1`, `}`))},
 		{`true`, `null`},
 		{`false`, `null`},
 		{`{"minLength":1e400}`, `"a"`},
