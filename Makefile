@@ -4,7 +4,7 @@ GO ?= go
 GENERATED := gen/aqp/types.gen.go gen/api/api.gen.go
 INTEROP_DIR := .interop/node_modules
 
-.PHONY: all build generate check-generated test vet lint interop bench install-aqp clean
+.PHONY: all build generate check-generated test vet lint interop bench fuzz install-aqp clean
 
 all: build
 
@@ -57,6 +57,13 @@ vectors:
 ## bench: Go benchmarks, each beside its baseline
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./core/... ./bindings/... ./store/...
+
+## fuzz: every fuzz target in FUZZPKGS (default ./...), one at a time, FUZZTIME each (default 30s); stops at the
+## first finding, which go test saves under the package's testdata/fuzz/ (`make test` replays those and the seeds)
+FUZZTIME ?= 30s
+FUZZPKGS ?= ./...
+fuzz:
+	GO=$(GO) FUZZTIME=$(FUZZTIME) ./scripts/fuzz.sh $(FUZZPKGS)
 
 clean:
 	rm -rf .interop

@@ -9,6 +9,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
@@ -159,9 +161,32 @@ func (set *schemaSet) describe(code Code, e *jsonschema.ValidationError) []Error
 	case *kind.Pattern:
 		return []Error{{Code: code, Pointer: at, Keyword: keyword,
 			Message: fmt.Sprintf("%s does not match the pattern %s", display(k.Got), k.Want)}}
+	case *kind.ExclusiveMinimum:
+		return []Error{{Code: code, Pointer: at, Keyword: keyword,
+			Message: fmt.Sprintf("must be greater than %s, got %s", k.Want.FloatString(10), k.Got.FloatString(10))}}
+	case *kind.ExclusiveMaximum:
+		return []Error{{Code: code, Pointer: at, Keyword: keyword,
+			Message: fmt.Sprintf("must be less than %s, got %s", k.Want.FloatString(10), k.Got.FloatString(10))}}
+	case *kind.MultipleOf:
+		return []Error{{Code: code, Pointer: at, Keyword: keyword,
+			Message: fmt.Sprintf("must be a multiple of %s, got %s", k.Want.FloatString(10), k.Got.FloatString(10))}}
+	case *kind.RefCycle:
+		return []Error{{Code: code, Pointer: at, Keyword: "$ref",
+			Message: fmt.Sprintf("the jsonSchema loops: %s resolves to %s again for this same value (a $ref cycle)", k.KeywordLocation1, k.URL)}}
+	case *kind.MinProperties:
+		return []Error{{Code: code, Pointer: at, Keyword: keyword,
+			Message: fmt.Sprintf("must have at least %d members, got %d", k.Want, k.Got)}}
+	case *kind.MaxProperties:
+		return []Error{{Code: code, Pointer: at, Keyword: keyword,
+			Message: fmt.Sprintf("must have at most %d members, got %d", k.Want, k.Got)}}
 	}
-	return []Error{{Code: code, Pointer: at, Keyword: keyword, Message: e.ErrorKind.LocalizedString(nil)}}
+	// Every other kind in the library's own English words. LocalizedString needs a printer: given nil it
+	// dereferences it, which crashed every answer failing a keyword without a case above (multipleOf, $ref cycles…).
+	return []Error{{Code: code, Pointer: at, Keyword: keyword, Message: e.ErrorKind.LocalizedString(englishPrinter)}}
 }
+
+// englishPrinter renders the schema library's messages for the kinds describe has no words of its own for.
+var englishPrinter = message.NewPrinter(language.English)
 
 // pointer joins instance location tokens into an RFC 6901 pointer.
 func pointer(tokens []string) string {

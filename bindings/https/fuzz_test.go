@@ -1,0 +1,140 @@
+package https_test
+
+import (
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/agentqueryprotocol/aqp-go/bindings/https"
+	"github.com/agentqueryprotocol/aqp-go/conformance"
+	"github.com/agentqueryprotocol/aqp-go/core"
+	"github.com/agentqueryprotocol/aqp-go/internal/fuzzseed"
+)
+
+// headerRequest is a valid request with room for a hostile jsonSchema, so that seeds reach the header's JSON.
+func headerRequest(schema string) []byte {
+	return []byte(`{"protocolVersion":"2026-07-30","queryId":"0198c7cb-1af1-7e79-bd7f-02f8a89b8857","type":"survey",` +
+		`"subject":{"kind":"tool_call","id":"call_1"},"prompt":"?","timing":"deferred","consentMode":"not_required",` +
+		`"response":{"format":"structured","jsonSchema":` + schema + `},"delivery":{"binding":"https"},` +
+		`"expiresAt":"2026-07-30T19:00:00Z"}`)
+}
+
+// requestSeeds are the valid requests of the conformance corpus, the hostile values inside a request's
+// jsonSchema, and the hostile values alone.
+func requestSeeds(f *testing.F) [][]byte {
+	corpus, err := conformance.Load()
+	if err != nil {
+		f.Fatal(err)
+	}
+	var out [][]byte
+	for _, file := range corpus.Standalone {
+		for _, v := range file.Vectors {
+			if v.Kind == string(core.KindRequest) {
+				out = append(out, v.Bytes())
+			}
+		}
+	}
+	long := strings.Repeat("p", fuzzseed.LongName)
+	out = append(out, headerRequest(`{"properties":{"`+long+`":{"maximum":9007199254740993}},"required":["`+long+`"]}`))
+	for _, s := range fuzzseed.Values() {
+		out = append(out, s.Bytes, headerRequest(string(s.Bytes)), headerRequest(`{"const":`+string(s.Bytes)+`}`))
+	}
+	return out
+}
+
+// FuzzQueries reads arbitrary AQP-Query header values (the fuzzed string, one value per line). Queries never
+// panics; it returns, in order, a valid request for each value that is the unpadded base64url of one; and it stops
+// with an error naming the first value that is not, so that it returns every value only when it reports no error.
+func FuzzQueries(f *testing.F) {
+	for _, r := range requestSeeds(f) {
+		f.Add(base64.RawURLEncoding.EncodeToString(r))
+	}
+	valid := base64.RawURLEncoding.EncodeToString(headerRequest(`{"type":"object"}`))
+	f.Add(valid + "\n" + valid)
+	f.Add(valid + "=")
+	f.Add(base64.StdEncoding.EncodeToString(headerRequest(`{"const":"\u00ff\u00fe\u00fd"}`)))
+	f.Add(valid + "\n" + string(headerRequest(`{}`)))
+	f.Add(valid + "\ne30\n" + valid)
+	f.Add("")
+	f.Add("\n\n")
+	f.Add("e30")
+	f.Add("\xff\xfe")
+	f.Fuzz(func(t *testing.T, lines string) {
+		values := strings.Split(lines, "\n")
+		h := http.Header{}
+		for _, v := range values {
+			h.Add(https.QueryHeader, v)
+		}
+		docs, err := https.Queries(h)
+		for i, d := range docs {
+			raw, derr := base64.RawURLEncoding.DecodeString(values[i])
+			if derr != nil || string(raw) != string(d.Raw) {
+				t.Fatalf("query %d is not the decoding of header %d (%v)", i+1, i+1, derr)
+			}
+			if d.Kind != core.KindRequest || !d.Valid() {
+				t.Fatalf("query %d returned although invalid: %v", i+1, d.Errors)
+			}
+		}
+		if err == nil {
+			if len(docs) != len(values) {
+				t.Fatalf("%d header values, %d queries, and no error", len(values), len(docs))
+			}
+			return
+		}
+		if len(docs) >= len(values) {
+			t.Fatalf("every header read, yet an error: %v", err)
+		}
+		if want := fmt.Sprintf("header %d:", len(docs)+1); !strings.Contains(err.Error(), want) {
+			t.Fatalf("the error does not name header %d: %v", len(docs)+1, err)
+		}
+		bad := values[len(docs)]
+		raw, derr := base64.RawURLEncoding.DecodeString(bad)
+		if derr == nil && core.Parse(core.KindRequest, raw).Valid() {
+			t.Fatalf("header %d holds a valid request, yet: %v", len(docs)+1, err)
+		}
+	})
+}
+
+// FuzzAttachQuery attaches arbitrary bytes as a query. AttachQuery accepts exactly the valid requests, adds
+// nothing to the headers when it refuses, and what it attaches is one unpadded base64url value that Queries reads
+// back as the same JSON value (numbers by exact value, members in any order), twice over when attached twice.
+func FuzzAttachQuery(f *testing.F) {
+	for _, r := range requestSeeds(f) {
+		f.Add(r)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		h := http.Header{}
+		err := https.AttachQuery(h, data)
+		doc := core.Parse(core.KindRequest, data)
+		if (err == nil) != doc.Valid() {
+			t.Fatalf("AttachQuery says %v, but Parse says %v", err, doc.Errors)
+		}
+		if err != nil {
+			if len(h) != 0 {
+				t.Fatalf("a refused query left headers: %v", h)
+			}
+			if !strings.Contains(err.Error(), doc.Errors[0].Pointer) {
+				t.Fatalf("the error does not name the failing member %q: %v", doc.Errors[0].Pointer, err)
+			}
+			return
+		}
+		if err := https.AttachQuery(h, data); err != nil {
+			t.Fatalf("a second attach of the same request fails: %v", err)
+		}
+		values := h.Values(https.QueryHeader)
+		if len(values) != 2 || values[0] != values[1] || strings.ContainsAny(values[0], "=+/\r\n") {
+			t.Fatalf("want two equal unpadded base64url values, got %.200q", values)
+		}
+		docs, err := https.Queries(h)
+		if err != nil || len(docs) != 2 {
+			t.Fatalf("Queries of attached queries: %d, %v", len(docs), err)
+		}
+		for _, d := range docs {
+			if !core.EqualJSON(d.Value, doc.Value) {
+				t.Fatalf("the query changed on the way:\nsent: %.300s\ngot:  %.300s", data, d.Raw)
+			}
+		}
+	})
+}
