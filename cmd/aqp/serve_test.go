@@ -110,7 +110,8 @@ func startServeAt(t *testing.T, addr string, env []string, args ...string) *coll
 		resp, err := http.Get(p.url + "/readyz")
 		if err == nil {
 			resp.Body.Close()
-			if resp.StatusCode == 200 {
+			// Ready, and what it printed before serving has come through the pipe (copied by another goroutine).
+			if resp.StatusCode == 200 && strings.Contains(logs.String(), "aqp collector listening") {
 				return p
 			}
 		}
