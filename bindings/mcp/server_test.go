@@ -33,6 +33,12 @@ const adminToken = "test-admin-token"
 // newService serves both bindings as `aqp serve` does.
 func newService(t testing.TB) *httptest.Server {
 	t.Helper()
+	ts, _ := newServiceWith(t)
+	return ts
+}
+
+func newServiceWith(t testing.TB) (*httptest.Server, *service.Service) {
+	t.Helper()
 	ts := httptest.NewUnstartedServer(nil)
 	url := "http://" + ts.Listener.Addr().String()
 	svc, err := service.New(service.Config{Collector: collector.Config{Store: memory.New(), PublicURL: url},
@@ -43,7 +49,7 @@ func newService(t testing.TB) *httptest.Server {
 	ts.Config.Handler = svc.Handler()
 	ts.Start()
 	t.Cleanup(ts.Close)
-	return ts
+	return ts, svc
 }
 
 // quickstartDraft is the Quickstart's query, delivered over MCP.
