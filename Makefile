@@ -39,7 +39,7 @@ lint: vet
 
 ## interop: every standalone vector's verdict checked by ajv (2020-12, ajv-formats); every response re-encoded by
 ## node's JSON.parse/JSON.stringify keeps its canonical encoding (D16)
-interop: $(INTEROP_DIR)
+interop: $(INTEROP_DIR) interop-mcp
 	node conformance/interop/ajv-check.mjs
 	set -o pipefail; $(GO) run ./conformance/internal/reencode emit | node conformance/interop/reencode.mjs | $(GO) run ./conformance/internal/reencode check
 
@@ -48,6 +48,19 @@ $(INTEROP_DIR): conformance/interop/package.json conformance/interop/package-loc
 	cp conformance/interop/package.json conformance/interop/package-lock.json .interop/
 	cd .interop && npm ci --no-audit --no-fund --silent
 	touch $(INTEROP_DIR)
+
+## interop-mcp: the official MCP TypeScript SDK drives the MCP binding of a fresh `aqp serve`
+.PHONY: interop-mcp
+interop-mcp: .interop-mcp/node_modules
+	mkdir -p bin && $(GO) build -o bin/aqp ./cmd/aqp
+	cp conformance/interop/mcp/interop.mjs .interop-mcp/
+	conformance/interop/mcp/run.sh .interop-mcp bin/aqp
+
+.interop-mcp/node_modules: conformance/interop/mcp/package.json conformance/interop/mcp/package-lock.json
+	mkdir -p .interop-mcp
+	cp conformance/interop/mcp/package.json conformance/interop/mcp/package-lock.json .interop-mcp/
+	cd .interop-mcp && npm ci --no-audit --no-fund --silent
+	touch .interop-mcp/node_modules
 
 ## vectors: regenerate conformance/vectors/{standalone,paired} from the tables in conformance/internal/vectorgen
 .PHONY: vectors
@@ -66,4 +79,4 @@ fuzz:
 	GO=$(GO) FUZZTIME=$(FUZZTIME) ./scripts/fuzz.sh $(FUZZPKGS)
 
 clean:
-	rm -rf .interop
+	rm -rf .interop .interop-mcp

@@ -1,0 +1,145 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/agentqueryprotocol/aqp-go/core"
+	"github.com/agentqueryprotocol/aqp-go/core/collector"
+	"github.com/agentqueryprotocol/aqp-go/gen/aqp"
+	"github.com/agentqueryprotocol/aqp-go/spec"
+)
+
+// QueriesMetaKey is the _meta key of a tool result that carries queries to the calling agent (§6): an array of
+// QueryRequest objects.
+const QueriesMetaKey = spec.MCPQueriesMetaKey
+
+// MaxQueriesPerResult bounds how many queries a host reads from one tool result; the rest are dropped with a
+// reason.
+const MaxQueriesPerResult = 16
+
+// Attach adds queries (each a valid QueryRequest's JSON) to a tool result's _meta, after any it already carries.
+// An invalid request is an error and nothing is attached: a host would drop it.
+func Attach(res *mcp.CallToolResult, requests ...[]byte) error {
+	if res == nil {
+		return errors.New("mcp: attaching queries to a nil tool result")
+	}
+	add := make([]any, 0, len(requests))
+	for i, r := range requests {
+		doc := core.Parse(core.KindRequest, r)
+		if !doc.Valid() {
+			return fmt.Errorf("mcp: attaching query %d: not a valid QueryRequest: %w", i, doc.Errors)
+		}
+		add = append(add, json.RawMessage(core.CompactJSON(doc.Value)))
+	}
+	if res.Meta == nil {
+		res.Meta = &mcp.Meta{}
+	}
+	if res.Meta.AdditionalFields == nil {
+		res.Meta.AdditionalFields = map[string]any{}
+	}
+	existing, _ := res.Meta.AdditionalFields[QueriesMetaKey].([]any)
+	res.Meta.AdditionalFields[QueriesMetaKey] = append(existing, add...)
+	return nil
+}
+
+// DraftFunc decides the query to ask about one tool call's result: the QueryDraft JSON, or nil for none. It sees
+// the call and the result the tool returned, so the draft can name the call as its subject.
+type DraftFunc func(ctx context.Context, req mcp.CallToolRequest, res *mcp.CallToolResult) ([]byte, error)
+
+// Carriage asks the calling agent about tool results: its Middleware issues a query through Issuer for each result
+// Draft chooses and attaches it under _meta["com.agentqueryprotocol/queries"]. Issuer is the collector in-process
+// (*collector.Collector) or a remote one (service.AdminClient).
+type Carriage struct {
+	// Issuer issues the queries.
+	Issuer collector.Issuer
+	// Draft chooses the query for a result; nil results get no query.
+	Draft DraftFunc
+	// OnError receives failures to draft, issue or attach a query (the tool's result is returned without it: a
+	// question is never worth losing the answer it is about); nil ignores them.
+	OnError func(tool string, err error)
+}
+
+// Middleware is an mcp-go tool handler middleware (server.WithToolHandlerMiddleware). Results that are tool
+// errors, and calls that failed, go back unchanged.
+func (c Carriage) Middleware() server.ToolHandlerMiddleware {
+	return func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res, err := next(ctx, req)
+			if err != nil || res == nil || res.IsError || c.Draft == nil || c.Issuer == nil {
+				return res, err
+			}
+			if qerr := c.attach(ctx, req, res); qerr != nil && c.OnError != nil {
+				c.OnError(req.Params.Name, qerr)
+			}
+			return res, nil
+		}
+	}
+}
+
+func (c Carriage) attach(ctx context.Context, req mcp.CallToolRequest, res *mcp.CallToolResult) error {
+	draft, err := c.Draft(ctx, req, res)
+	if err != nil || draft == nil {
+		return err
+	}
+	request, err := c.Issuer.Issue(ctx, draft)
+	if err != nil {
+		return fmt.Errorf("issuing a query for %s: %w", req.Params.Name, err)
+	}
+	return Attach(res, request)
+}
+
+// Dropped is a query a host found on a tool result and did not keep.
+type Dropped struct {
+	// Index is its position in the _meta array.
+	Index int
+	// Reason says why: not a valid QueryRequest (with the failures), or expired.
+	Reason string
+}
+
+// Queries returns the valid, unexpired queries a tool result carries, in order, and a reason for each one dropped.
+// now is the host's clock, against which expiresAt is judged.
+func Queries(res *mcp.CallToolResult, now time.Time) ([]*aqp.QueryRequest, []Dropped) {
+	if res == nil || res.Meta == nil {
+		return nil, nil
+	}
+	v, ok := res.Meta.AdditionalFields[QueriesMetaKey]
+	if !ok {
+		return nil, nil
+	}
+	items, ok := v.([]any)
+	if !ok {
+		return nil, []Dropped{{Index: -1, Reason: fmt.Sprintf("_meta[%q] is %T, not an array of QueryRequest", QueriesMetaKey, v)}}
+	}
+	var out []*aqp.QueryRequest
+	var dropped []Dropped
+	for i, it := range items {
+		if i >= MaxQueriesPerResult {
+			dropped = append(dropped, Dropped{Index: i, Reason: fmt.Sprintf("more than %d queries on one result", MaxQueriesPerResult)})
+			continue
+		}
+		raw, err := json.Marshal(it)
+		if err != nil {
+			dropped = append(dropped, Dropped{Index: i, Reason: "not JSON: " + err.Error()})
+			continue
+		}
+		q, errs := core.ParseRequest(raw)
+		if len(errs) > 0 {
+			dropped = append(dropped, Dropped{Index: i, Reason: "not a valid QueryRequest: " + errs.Error()})
+			continue
+		}
+		exp, err := q.ExpiresAt.Time()
+		if err != nil || !exp.After(now) {
+			dropped = append(dropped, Dropped{Index: i, Reason: "expired at " + q.ExpiresAt.String()})
+			continue
+		}
+		out = append(out, q)
+	}
+	return out, dropped
+}
