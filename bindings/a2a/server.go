@@ -167,6 +167,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if env.Method != SendMethod && env.Method != StreamMethod {
+		// a2a-go writes its JSON-RPC errors without a Content-Type; a streaming method sets its own.
+		w.Header().Set("Content-Type", "application/json")
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		s.sdk.ServeHTTP(w, r)
 		return
