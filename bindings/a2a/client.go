@@ -41,7 +41,9 @@ func (c *Client) Binding() string { return Name }
 // bytes, a *respondent.ProblemError when the collector formed none (or the response cannot be a DataPart's data),
 // or a *respondent.TransportError when nothing was decided. The call is bounded by ctx; give it a deadline.
 func (c *Client) Deliver(ctx context.Context, d respondent.Delivery, response []byte) ([]byte, error) {
-	te := func(err error) error { return &respondent.TransportError{Binding: Name, Endpoint: d.Endpoint, Err: err} }
+	te := func(err error) error {
+		return &respondent.TransportError{Binding: Name, Endpoint: d.Endpoint, Err: err}
+	}
 	if d.Operation != "" && d.Operation != SendMethod {
 		return nil, te(fmt.Errorf("delivery.operation is %q; the A2A binding sends %s", d.Operation, SendMethod))
 	}
