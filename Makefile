@@ -39,7 +39,7 @@ lint: vet
 
 ## interop: every standalone vector's verdict checked by ajv (2020-12, ajv-formats); every response re-encoded by
 ## node's JSON.parse/JSON.stringify keeps its canonical encoding (D16)
-interop: $(INTEROP_DIR) interop-mcp
+interop: $(INTEROP_DIR) interop-mcp interop-a2a
 	node conformance/interop/ajv-check.mjs
 	set -o pipefail; $(GO) run ./conformance/internal/reencode emit | node conformance/interop/reencode.mjs | $(GO) run ./conformance/internal/reencode check
 
@@ -62,6 +62,22 @@ interop-mcp: .interop-mcp/node_modules
 	cd .interop-mcp && npm ci --no-audit --no-fund --silent
 	touch .interop-mcp/node_modules
 
+## interop-a2a: the A2A JavaScript SDK's client (@a2a-js/sdk 0.3.x) against a real `aqp serve` on a free loopback
+## port: the agent card, accepted, rejected and wrongly authorised responses, message/stream, and the HTTPS binding's
+## identical receipt for the same response
+.PHONY: interop-a2a
+INTEROP_A2A_DIR := .interop-a2a/node_modules
+interop-a2a: $(INTEROP_A2A_DIR)
+	$(GO) build -o .interop-a2a/aqp ./cmd/aqp
+	cp conformance/interop/a2a/a2a-check.mjs .interop-a2a/
+	node .interop-a2a/a2a-check.mjs .interop-a2a/aqp
+
+$(INTEROP_A2A_DIR): conformance/interop/a2a/package.json conformance/interop/a2a/package-lock.json
+	mkdir -p .interop-a2a
+	cp conformance/interop/a2a/package.json conformance/interop/a2a/package-lock.json .interop-a2a/
+	cd .interop-a2a && npm ci --no-audit --no-fund --silent
+	touch $(INTEROP_A2A_DIR)
+
 ## vectors: regenerate conformance/vectors/{standalone,paired} from the tables in conformance/internal/vectorgen
 .PHONY: vectors
 vectors:
@@ -79,4 +95,4 @@ fuzz:
 	GO=$(GO) FUZZTIME=$(FUZZTIME) ./scripts/fuzz.sh $(FUZZPKGS)
 
 clean:
-	rm -rf .interop .interop-mcp
+	rm -rf .interop .interop-mcp .interop-a2a

@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -27,6 +28,15 @@ type Binding interface {
 	Endpoint() collector.Endpoint
 	// Handler serves the binding's endpoint, handing every submission to sub.
 	Handler(sub collector.Submitter) http.Handler
+}
+
+// ExtraRoutes is implemented by a binding that serves more than its endpoint, such as A2A's agent card at
+// /.well-known/agent-card.json. The service mounts each route beside the binding's endpoint; a path another
+// binding or route already holds is a configuration error, not a panic. publicURL is the collector's public URL
+// (without a trailing slash), for documents that name the collector's own endpoints.
+type ExtraRoutes interface {
+	// Routes returns the extra handlers by path, built over the same Submitter as the binding's endpoint.
+	Routes(publicURL string, sub collector.Submitter) map[string]http.Handler
 }
 
 // Endpoints lists the endpoints of bindings, for collector.Config.Endpoints: the collector learns what it serves
@@ -106,8 +116,29 @@ func New(cfg Config) (*Service, error) {
 		},
 	})
 	top := http.NewServeMux()
+	mounted := map[string]string{}
+	mount := func(path, by string, h http.Handler) error {
+		if other, dup := mounted[path]; dup {
+			return fmt.Errorf("service: %s and %s both serve %s", other, by, path)
+		}
+		if !strings.HasPrefix(path, "/") {
+			return fmt.Errorf("service: %s serves %q, which is not an absolute path", by, path)
+		}
+		mounted[path] = by
+		top.Handle(path, h)
+		return nil
+	}
 	for _, b := range cfg.Bindings {
-		top.Handle(b.Endpoint().Path, b.Handler(sub))
+		if err := mount(b.Endpoint().Path, "the "+b.Endpoint().Binding+" binding", b.Handler(sub)); err != nil {
+			return nil, err
+		}
+		if er, ok := b.(ExtraRoutes); ok {
+			for path, h := range er.Routes(s.publicURL, sub) {
+				if err := mount(path, "the "+b.Endpoint().Binding+" binding's extra route", h); err != nil {
+					return nil, err
+				}
+			}
+		}
 	}
 	top.Handle("/", problemsForMux(surface))
 	s.handler = top

@@ -342,6 +342,10 @@ func TestQueryCreateDraftAndErrors(t *testing.T) {
 		d["endpoint"] != p.url+"/aqp/v1/responses" {
 		t.Fatalf("draft not honoured: %v", q)
 	}
+	if a := queryCreate(t, p.url, "drafts", "--draft", draftFile, "--binding", "a2a")["delivery"].(map[string]any); a["binding"] != "a2a" ||
+		a["endpoint"] != p.url+"/a2a" || a["operation"] != "message/send" {
+		t.Fatalf("--binding a2a: delivery %v", a)
+	}
 	exp, _ := core.ParseDateTime(q["expiresAt"].(string))
 	if until := time.Until(exp); until < 590*time.Second || until > 610*time.Second {
 		t.Fatalf("ttlSeconds 600 gave expiresAt in %v", until)
@@ -356,7 +360,6 @@ func TestQueryCreateDraftAndErrors(t *testing.T) {
 		{"drafts", []string{"--consent-mode", "not_required", "--prompt", "p", "--subject-kind", "task", "--subject-id", "t", "--ttl", "48h"}, "/ttlSeconds"},
 		{"drafts", []string{"--consent-mode", "not_required", "--prompt", "p", "--subject-kind", "session", "--subject-id", "s", "--format", "choice"}, "/response/choices"},
 		{"wrong", []string{"--draft", draftFile}, "401 Unauthorized"},
-		{"drafts", []string{"--draft", draftFile, "--binding", "a2a"}, "does not serve the a2a binding"},
 	} {
 		cmd := exec.Command(aqpBinary(t), append([]string{"query", "create", "--server", p.url}, c.args...)...)
 		cmd.Env = append(os.Environ(), "AQP_ADMIN_TOKEN="+c.token)

@@ -1,0 +1,252 @@
+package a2a
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/a2aproject/a2a-go/a2a"
+	"github.com/a2aproject/a2a-go/a2asrv"
+	"github.com/a2aproject/a2a-go/a2asrv/eventqueue"
+
+	"github.com/agentqueryprotocol/aqp-go/core"
+	"github.com/agentqueryprotocol/aqp-go/core/collector"
+	"github.com/agentqueryprotocol/aqp-go/gen/aqp"
+	"github.com/agentqueryprotocol/aqp-go/spec"
+)
+
+// QueriesKey is the metadata key of a Message or Task that carries queries to a respondent (§6): an array of
+// QueryRequest.
+const QueriesKey = spec.A2AQueriesMetadataKey
+
+// MaxQueries bounds how many queries one Message or Task may carry; extraction drops the rest, each with a reason.
+const MaxQueries = 16
+
+// AttachToMessage adds issued queries (QueryRequest JSON) to a Message's metadata under QueriesKey, after any it
+// already carries. Each must be valid — a respondent would drop an invalid one — and is kept as its compact text,
+// so its numbers are sent as the issuer wrote them.
+func AttachToMessage(m *a2a.Message, requests ...[]byte) error {
+	if m == nil {
+		return errors.New("a2a: attaching queries to a nil Message")
+	}
+	return attach(&m.Metadata, requests)
+}
+
+// AttachToTask adds issued queries to a Task's metadata under QueriesKey, as AttachToMessage does.
+func AttachToTask(t *a2a.Task, requests ...[]byte) error {
+	if t == nil {
+		return errors.New("a2a: attaching queries to a nil Task")
+	}
+	return attach(&t.Metadata, requests)
+}
+
+func attach(meta *map[string]any, requests [][]byte) error {
+	existing, err := asArray((*meta)[QueriesKey])
+	if err != nil {
+		return fmt.Errorf("a2a: metadata %q already holds something other than an array of queries: %w", QueriesKey, err)
+	}
+	if len(existing)+len(requests) > MaxQueries {
+		return fmt.Errorf("a2a: %d queries on one object; at most %d are carried", len(existing)+len(requests), MaxQueries)
+	}
+	out := make([]any, 0, len(existing)+len(requests))
+	out = append(out, existing...)
+	for i, req := range requests {
+		doc := core.Parse(core.KindRequest, req)
+		if !doc.Valid() {
+			return fmt.Errorf("a2a: query %d is not a valid QueryRequest: %w", i+1, doc.Errors)
+		}
+		out = append(out, json.RawMessage(core.CompactJSON(doc.Value)))
+	}
+	if *meta == nil {
+		*meta = map[string]any{}
+	}
+	(*meta)[QueriesKey] = out
+	return nil
+}
+
+// Query is one query a respondent received, validated: its JSON and its typed form.
+type Query struct {
+	// JSON is the QueryRequest's compact JSON.
+	JSON []byte
+	// Request is the typed QueryRequest.
+	Request *aqp.QueryRequest
+}
+
+// Dropped is a carried entry that is not a usable query, and why.
+type Dropped struct {
+	// Index is the entry's position in the carried array (0-based); -1 when the metadata member itself is wrong.
+	Index int
+	// Reason says which rule the entry breaks.
+	Reason string
+}
+
+// QueriesFromMessage reads the queries a Message carries (see Queries).
+func QueriesFromMessage(m *a2a.Message) ([]Query, []Dropped) {
+	if m == nil {
+		return nil, nil
+	}
+	return Queries(m.Metadata)
+}
+
+// QueriesFromTask reads the queries a Task carries (see Queries).
+func QueriesFromTask(t *a2a.Task) ([]Query, []Dropped) {
+	if t == nil {
+		return nil, nil
+	}
+	return Queries(t.Metadata)
+}
+
+// Queries reads the queries carried in metadata under QueriesKey, in order: each valid one typed, each other
+// entry dropped with the reason. A respondent acts on the valid ones and may report the dropped. Metadata decoded
+// by a2a-go holds numbers as float64, so a number beyond a double's precision inside a query (in a jsonSchema) is
+// already rounded when it gets here; AQP's own members hold no such numbers.
+func Queries(metadata map[string]any) ([]Query, []Dropped) {
+	v, ok := metadata[QueriesKey]
+	if !ok {
+		return nil, nil
+	}
+	entries, err := asArray(v)
+	if err != nil {
+		return nil, []Dropped{{Index: -1, Reason: fmt.Sprintf("metadata %q must be an array of QueryRequest: %v", QueriesKey, err)}}
+	}
+	var out []Query
+	var dropped []Dropped
+	for i, e := range entries {
+		if i >= MaxQueries {
+			dropped = append(dropped, Dropped{Index: i, Reason: fmt.Sprintf("more than %d queries on one object", MaxQueries)})
+			continue
+		}
+		raw, err := entryJSON(e)
+		if err != nil {
+			dropped = append(dropped, Dropped{Index: i, Reason: err.Error()})
+			continue
+		}
+		req, errs := core.ParseRequest(raw)
+		if len(errs) > 0 {
+			dropped = append(dropped, Dropped{Index: i, Reason: "not a valid QueryRequest: " + errs.Error()})
+			continue
+		}
+		out = append(out, Query{JSON: raw, Request: req})
+	}
+	return out, dropped
+}
+
+// asArray accepts the forms the carried array takes: decoded by a2a-go ([]any), attached in this process ([]any
+// of json.RawMessage), or kept as text (json.RawMessage); nil is an empty array.
+func asArray(v any) ([]any, error) {
+	switch x := v.(type) {
+	case nil:
+		return nil, nil
+	case []any:
+		return x, nil
+	case json.RawMessage:
+		var arr []json.RawMessage
+		if err := json.Unmarshal(x, &arr); err != nil {
+			return nil, errors.New("its JSON is not an array")
+		}
+		out := make([]any, len(arr))
+		for i, a := range arr {
+			out[i] = a
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("it is a %T", v)
+}
+
+func entryJSON(e any) ([]byte, error) {
+	if raw, ok := e.(json.RawMessage); ok {
+		return raw, nil
+	}
+	if _, ok := e.(map[string]any); !ok {
+		return nil, fmt.Errorf("a %T, not a QueryRequest object", e)
+	}
+	b, err := json.Marshal(e)
+	if err != nil {
+		return nil, fmt.Errorf("not JSON: %v", err)
+	}
+	return b, nil
+}
+
+// DraftFunc decides whether to ask about one event an agent returns: it returns the query draft (QueryDraft JSON:
+// a request without protocolVersion, queryId, delivery and expiresAt, plus binding and ttlSeconds), or nil to
+// ask nothing. The event is the *a2a.Message or *a2a.Task about to be returned.
+type DraftFunc func(ctx context.Context, reqCtx *a2asrv.RequestContext, event a2a.Event) []byte
+
+// AskingExecutor wraps an existing a2a-go agent so that the messages and tasks it returns carry a query: for
+// each *a2a.Message or *a2a.Task the agent writes, Draft says what to ask, Issuer issues it (an in-process
+// *collector.Collector or a service.AdminClient for a remote collector), and the issued query is attached under
+// QueriesKey before the event goes on. Status and artifact updates pass unchanged. A failure to issue never fails
+// the agent's reply: the event goes on without the query and OnError hears why.
+type AskingExecutor struct {
+	// Agent is the wrapped executor.
+	Agent a2asrv.AgentExecutor
+	// Issuer issues the drafts.
+	Issuer collector.Issuer
+	// Draft chooses what to ask about each returned message or task.
+	Draft DraftFunc
+	// OnError receives issuing failures; nil logs them with slog.Default().
+	OnError func(error)
+}
+
+var _ a2asrv.AgentExecutor = (*AskingExecutor)(nil)
+
+// Execute runs the agent with a queue that attaches queries to what it returns.
+func (e *AskingExecutor) Execute(ctx context.Context, reqCtx *a2asrv.RequestContext, queue eventqueue.Queue) error {
+	return e.Agent.Execute(ctx, reqCtx, &askingQueue{Queue: queue, e: e, reqCtx: reqCtx})
+}
+
+// Cancel passes the cancelation to the agent unchanged.
+func (e *AskingExecutor) Cancel(ctx context.Context, reqCtx *a2asrv.RequestContext, queue eventqueue.Queue) error {
+	return e.Agent.Cancel(ctx, reqCtx, queue)
+}
+
+type askingQueue struct {
+	eventqueue.Queue
+	e      *AskingExecutor
+	reqCtx *a2asrv.RequestContext
+}
+
+func (q *askingQueue) Write(ctx context.Context, event a2a.Event) error {
+	switch ev := event.(type) {
+	case *a2a.Message:
+		if draft := q.draft(ctx, event); draft != nil {
+			q.report(q.issue(ctx, draft, func(req []byte) error { return AttachToMessage(ev, req) }))
+		}
+	case *a2a.Task:
+		if draft := q.draft(ctx, event); draft != nil {
+			q.report(q.issue(ctx, draft, func(req []byte) error { return AttachToTask(ev, req) }))
+		}
+	}
+	return q.Queue.Write(ctx, event)
+}
+
+func (q *askingQueue) draft(ctx context.Context, event a2a.Event) []byte {
+	if q.e.Draft == nil {
+		return nil
+	}
+	return q.e.Draft(ctx, q.reqCtx, event)
+}
+
+func (q *askingQueue) issue(ctx context.Context, draft []byte, attach func([]byte) error) error {
+	if q.e.Issuer == nil {
+		return errors.New("a2a: AskingExecutor has no Issuer")
+	}
+	req, err := q.e.Issuer.Issue(ctx, draft)
+	if err != nil {
+		return fmt.Errorf("a2a: issuing the query for task %s: %w", q.reqCtx.TaskID, err)
+	}
+	return attach(req)
+}
+
+func (q *askingQueue) report(err error) {
+	if err == nil {
+		return
+	}
+	if q.e.OnError != nil {
+		q.e.OnError(err)
+		return
+	}
+	slog.Default().Warn("the reply goes without its query", "err", err)
+}

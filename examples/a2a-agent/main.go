@@ -1,0 +1,163 @@
+// Command a2a-agent is an A2A agent that asks: it answers any message and attaches a Quickstart-style query to its
+// reply ("Did this reply fully answer your request?"), issued by an AQP collector through its admin API. It is an
+// ordinary a2a-go agent wrapped in bindings/a2a.AskingExecutor.
+//
+//	aqp serve &                                   # a collector on 127.0.0.1:8080
+//	export AQP_ADMIN_TOKEN=...                    # the token aqp serve printed
+//	go run ./examples/a2a-agent -demo             # serve, then play the caller once and exit
+//
+// Without -demo it keeps serving at -addr (agent card at /.well-known/agent-card.json, JSON-RPC at /) until
+// interrupted. With -demo it also plays the other side once: it sends itself a message with a2a-go's client,
+// extracts the query from the reply, answers it over the A2A binding and prints the receipt.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/a2aproject/a2a-go/a2a"
+	"github.com/a2aproject/a2a-go/a2aclient"
+	"github.com/a2aproject/a2a-go/a2asrv"
+	"github.com/a2aproject/a2a-go/a2asrv/eventqueue"
+	"github.com/google/uuid"
+
+	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
+	"github.com/agentqueryprotocol/aqp-go/core/respondent"
+	"github.com/agentqueryprotocol/aqp-go/service"
+)
+
+// replier is the existing agent: it answers any message.
+type replier struct{}
+
+func (replier) Execute(ctx context.Context, reqCtx *a2asrv.RequestContext, q eventqueue.Queue) error {
+	text := "(no text)"
+	if reqCtx.Message != nil {
+		for _, p := range reqCtx.Message.Parts {
+			if tp, ok := p.(a2a.TextPart); ok {
+				text = tp.Text
+				break
+			}
+		}
+	}
+	reply := a2a.NewMessage(a2a.MessageRoleAgent, a2a.TextPart{Text: "You said: " + text})
+	reply.ContextID = reqCtx.ContextID
+	return q.Write(ctx, reply)
+}
+
+func (replier) Cancel(context.Context, *a2asrv.RequestContext, eventqueue.Queue) error { return nil }
+
+// draftFor asks the Quickstart's question about the reply message it is attached to.
+func draftFor(_ context.Context, _ *a2asrv.RequestContext, ev a2a.Event) []byte {
+	m, ok := ev.(*a2a.Message)
+	if !ok {
+		return nil
+	}
+	d, _ := json.Marshal(map[string]any{
+		"binding": "a2a", "type": "clarification", "ttlSeconds": 600,
+		"subject":             map[string]any{"kind": "message", "id": m.ID, "idScope": "local", "protocol": "a2a"},
+		"requestedRespondent": "agent", "prompt": "Did this reply fully answer your request?",
+		"timing": "immediate", "consentMode": "not_required",
+		"response": map[string]any{"format": "choice", "choices": []string{"yes", "partly", "no"}},
+	})
+	return d
+}
+
+func main() {
+	addr := flag.String("addr", "127.0.0.1:9090", "listen address of the agent")
+	collectorURL := flag.String("collector", "http://127.0.0.1:8080", "the AQP collector's URL (its admin API issues the queries)")
+	demo := flag.Bool("demo", false, "send the agent one message, answer the query on its reply, print the receipt, and exit")
+	flag.Parse()
+	if err := run(*addr, *collectorURL, *demo); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func run(addr, collectorURL string, demo bool) error {
+	issuer, err := service.NewAdminClient(collectorURL, os.Getenv("AQP_ADMIN_TOKEN"), nil)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	url := "http://" + ln.Addr().String()
+	card := &a2a.AgentCard{Name: "AQP example agent", Description: "Answers any message and asks whether the answer helped.",
+		URL: url, PreferredTransport: a2a.TransportProtocolJSONRPC, ProtocolVersion: "0.3.0", Version: "1",
+		DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
+		Skills: []a2a.AgentSkill{{ID: "reply", Name: "Reply", Description: "Replies to any message.", Tags: []string{"example"}}}}
+	agent := &a2ab.AskingExecutor{Agent: replier{}, Issuer: issuer, Draft: draftFor,
+		OnError: func(err error) { log.Printf("the reply goes without its query: %v", err) }}
+	mux := http.NewServeMux()
+	mux.Handle(a2asrv.WellKnownAgentCardPath, a2asrv.NewStaticAgentCardHandler(card))
+	mux.Handle("/", a2asrv.NewJSONRPCHandler(a2asrv.NewHandler(agent)))
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	defer srv.Close()
+	log.Printf("A2A agent at %s, asking through the collector at %s", url, collectorURL)
+	if demo {
+		return playCaller(url)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	<-ctx.Done()
+	return nil
+}
+
+// playCaller is the other agent: it sends a message, finds the query on the reply and answers it.
+func playCaller(url string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	client, err := a2aclient.NewFromEndpoints(ctx, []a2a.AgentInterface{{Transport: a2a.TransportProtocolJSONRPC, URL: url}})
+	if err != nil {
+		return err
+	}
+	res, err := client.SendMessage(ctx, &a2a.MessageSendParams{Message: a2a.NewMessage(a2a.MessageRoleUser, a2a.TextPart{Text: "Summarise the release notes."})})
+	if err != nil {
+		return err
+	}
+	reply, ok := res.(*a2a.Message)
+	if !ok {
+		return fmt.Errorf("the agent answered with a %T", res)
+	}
+	fmt.Printf("reply: %s\n", reply.Parts[0].(a2a.TextPart).Text)
+	queries, dropped := a2ab.QueriesFromMessage(reply)
+	for _, d := range dropped {
+		fmt.Printf("dropped query %d: %s\n", d.Index, d.Reason)
+	}
+	if len(queries) == 0 {
+		return errors.New("the reply carries no query (is aqp serve running, and AQP_ADMIN_TOKEN set?)")
+	}
+	q := queries[0].Request
+	fmt.Printf("query %s: %s\n", q.QueryID, q.Prompt)
+	body, _ := json.Marshal(map[string]any{
+		"protocolVersion": "2026-07-30", "responseId": uuid.Must(uuid.NewV7()).String(), "queryId": q.QueryID,
+		"subject": q.Subject, "respondent": map[string]any{"kind": "agent", "provenance": "direct"},
+		"answer": "partly", "explanation": "The summary left out the breaking changes.",
+		"createdAt": time.Now().UTC().Format(time.RFC3339),
+	})
+	d := respondent.Delivery{Binding: string(q.Delivery.Binding), Endpoint: deref(q.Delivery.Endpoint),
+		Operation: deref(q.Delivery.Operation), Authorization: deref(q.Delivery.Authorization)}
+	receipt, err := (&a2ab.Client{}).Deliver(ctx, d, body)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("receipt: %s\n", receipt)
+	return nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
