@@ -127,7 +127,8 @@ type Config struct {
 	// Policy is the destination policy; CheckURL is applied on arrival (the transports apply the rest through the
 	// client Policy.Client built). Nil is the strict zero policy.
 	Policy *Policy
-	// Respondent is who answers: respondent.kind, provenance and optional id of every response.
+	// Respondent is who answers: respondent.kind, provenance and optional id of every response. An empty Kind
+	// answers as the kind each query asks for (requestedRespondent), or agent when it names none or any.
 	Respondent aqp.QueryResponseRespondent
 	// Answer asks the host for the answer to q. An error sends nothing.
 	Answer func(ctx context.Context, q *Query) (Answer, error)
@@ -163,9 +164,13 @@ func New(cfg Config) (*Respondent, error) {
 	case cfg.Answer == nil:
 		return nil, errors.New("respondent: Config.Answer is required")
 	}
+	probe := cfg.Respondent
+	if probe.Kind == "" {
+		probe.Kind = aqp.QueryResponseRespondentKindAgent
+	}
 	if errs := core.ValidateObject(core.KindResponse, &aqp.QueryResponse{ProtocolVersion: wire.ProtocolVersion20260730,
 		ResponseID: "00000000-0000-4000-8000-000000000000", QueryID: "00000000-0000-4000-8000-000000000000",
-		Subject: aqp.QuerySubject{Kind: aqp.QuerySubjectKindTask, ID: "x"}, Respondent: cfg.Respondent,
+		Subject: aqp.QuerySubject{Kind: aqp.QuerySubjectKindTask, ID: "x"}, Respondent: probe,
 		Answer: json.RawMessage(`true`), CreatedAt: wire.NewDateTime(time.Now())}); len(errs) > 0 {
 		return nil, fmt.Errorf("respondent: Config.Respondent is not a valid respondent: %w", errs)
 	}
@@ -330,7 +335,14 @@ func (r *Respondent) Respond(ctx context.Context, q *Query) (*Result, error) {
 	if err != nil {
 		return nil, &AnswerError{QueryID: req.QueryID, Err: fmt.Errorf("the host gave no answer: %w", err)}
 	}
-	resp, err := core.NewResponse(req, r.cfg.Respondent, ans.Value)
+	who := r.cfg.Respondent
+	if who.Kind == "" {
+		who.Kind = aqp.QueryResponseRespondentKindAgent
+		if rr := req.RequestedRespondent; rr != nil && *rr != aqp.QueryRequestRequestedRespondentAny {
+			who.Kind = aqp.QueryResponseRespondentKind(*rr)
+		}
+	}
+	resp, err := core.NewResponse(req, who, ans.Value)
 	if err != nil {
 		return nil, &AnswerError{QueryID: req.QueryID, Err: err}
 	}
