@@ -1,0 +1,128 @@
+package main
+
+import (
+	"encoding/json"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestDemo runs `aqp demo`: every exchange accepted, in well under a minute.
+func TestDemo(t *testing.T) {
+	start := time.Now()
+	code, out, errOut := runCLI(t, "", "demo")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	for _, want := range []string{"AQP-Query", "QueryRequest", "QueryResponse", `"status": "accepted"`, "Every exchange was accepted"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("the demo does not show %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "Bearer ") && !strings.Contains(out, "…(capability)") {
+		t.Fatal("the demo printed a capability")
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Fatalf("the demo took %s", d)
+	}
+}
+
+func writeQuery(t *testing.T, q map[string]any) string {
+	t.Helper()
+	b, _ := json.Marshal(q)
+	path := filepath.Join(t.TempDir(), "query.json")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestRespondAgainstServe: against `aqp serve` on loopback, plain http is refused without --allow-http-loopback
+// and the Quickstart answer is accepted with it; the duplicate run of a rejected answer exits 1.
+func TestRespondAgainstServe(t *testing.T) {
+	p := startServe(t, []string{"AQP_ADMIN_TOKEN=tok"}, "--data-dir", t.TempDir())
+	q := queryCreate(t, p.url, "tok", quickstartFlags...)
+	path := writeQuery(t, q)
+	grants := filepath.Join(t.TempDir(), "grants.json")
+	answer := []string{"respond", "--query", path, "--answer-text", "partly", "--grants", grants,
+		"--explanation", "The result answered the question after one retry.", "--confidence", "0.92"}
+
+	code, out, errOut := runCLI(t, "", answer...)
+	if code != 2 || !strings.Contains(errOut, "rule http-loopback") {
+		t.Fatalf("without --allow-http-loopback: exit %d\n%s\n%s", code, out, errOut)
+	}
+	code, out, errOut = runCLI(t, "", append(answer, "--allow-http-loopback", "--json")...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	var rec map[string]any
+	if err := json.Unmarshal([]byte(out), &rec); err != nil || rec["status"] != "accepted" {
+		t.Fatalf("receipt: %v %s", err, out)
+	}
+	// Another answer to the answered query: rejected (already_answered), exit 1.
+	code, out, _ = runCLI(t, "", "respond", "--query", path, "--answer-text", "no", "--grants", grants, "--allow-http-loopback")
+	if code != 1 || !strings.Contains(out, "already_answered") {
+		t.Fatalf("second answer: exit %d\n%s", code, out)
+	}
+}
+
+// TestRespondRefusesWithoutConnecting: a refused destination is refused before any connection.
+func TestRespondRefusesWithoutConnecting(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var conns atomic.Int64
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conns.Add(1)
+			c.Close()
+		}
+	}()
+	q := map[string]any{"protocolVersion": "2026-07-30", "queryId": "01a22bf2-baae-7032-90bf-d063d1bba994", "type": "feedback",
+		"subject": map[string]any{"kind": "task", "id": "t1"}, "prompt": "Done?", "response": map[string]any{"format": "boolean"},
+		"timing": "immediate", "consentMode": "not_required", "expiresAt": time.Now().Add(time.Hour).UTC().Format(time.RFC3339),
+		"delivery": map[string]any{"binding": "https", "endpoint": "http://" + ln.Addr().String() + "/aqp/v1/responses", "authorization": "Bearer x"}}
+	path := writeQuery(t, q)
+	grants := filepath.Join(t.TempDir(), "grants.json")
+	for _, args := range [][]string{
+		{"respond", "--query", path, "--answer", "true", "--grants", grants},
+		{"respond", "--query", path, "--answer", "true", "--grants", grants, "--allow-http-loopback", "--allow-host", "collector.example"},
+	} {
+		code, _, errOut := runCLI(t, "", args...)
+		if code != 2 || !strings.Contains(errOut, "destination policy") {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+	}
+	// Consent needed, standard input not a terminal answer: refused, nothing sent.
+	q["consentMode"] = "ask_always"
+	path = writeQuery(t, q)
+	code, _, errOut := runCLI(t, "n\n", "respond", "--query", path, "--answer", "true", "--grants", grants, "--allow-http-loopback")
+	if code != 2 || !strings.Contains(errOut, "refused") {
+		t.Fatalf("consent refused: exit %d: %s", code, errOut)
+	}
+	if n := conns.Load(); n != 0 {
+		t.Fatalf("%d connection(s) made", n)
+	}
+	// Usage.
+	for _, args := range [][]string{
+		{"respond", "--answer", "true"},
+		{"respond", "--query", path},
+		{"respond", "--query", path, "--answer", "true", "--answer-text", "x"},
+		{"respond", "--query", path, "--answer", "yes"},
+		{"respond", "--query", path, "--answer", "true", "--confidence", "2"},
+	} {
+		if code, _, _ := runCLI(t, "", args...); code != 2 {
+			t.Fatalf("%v: exit %d, want 2", args, code)
+		}
+	}
+}
