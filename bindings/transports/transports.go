@@ -7,16 +7,19 @@ package transports
 import (
 	"net/http"
 
+	"github.com/agentqueryprotocol/aqp-go/bindings/a2a"
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
+	"github.com/agentqueryprotocol/aqp-go/bindings/mcp"
 	"github.com/agentqueryprotocol/aqp-go/core/respondent"
 )
 
-// Registry returns the transports of every binding this module implements, all dialling through hc (build it with
-// respondent.Policy.Client, so the destination policy holds for every connection).
+// Registry returns the transports of every binding this module implements (https, mcp, a2a), all dialling
+// through hc (build it with respondent.Policy.Client, so the destination policy holds for every connection).
 func Registry(hc *http.Client) *respondent.Registry {
 	r, err := respondent.NewRegistry(
 		&https.Client{HTTP: hc},
-		// mcp and a2a: add their clients here once they land.
+		&mcp.Client{HTTP: hc},
+		&a2a.Client{HTTP: hc},
 	)
 	if err != nil {
 		// Only a programming error (two clients for one binding) gets here; TestRegistry catches it.
