@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
+	"github.com/agentqueryprotocol/aqp-go/core/respondent"
 	"github.com/agentqueryprotocol/aqp-go/gen/aqp"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
@@ -249,4 +250,34 @@ func (q *askingQueue) report(err error) {
 		return
 	}
 	slog.Default().Warn("the reply goes without its query", "err", err)
+}
+
+// IntakeMessage hands the queries a Message carries to a respondent runtime, as a host does with every reply it
+// receives: each valid query is taken in (and judged by the runtime: expiry, its transport, its destination
+// policy), and every entry not kept comes back as a *respondent.DropError with the carriage's reason or the
+// runtime's. source names the message in the host's log ("a2a message <messageId>").
+func IntakeMessage(r *respondent.Respondent, source string, m *a2a.Message) ([]*respondent.Query, []*respondent.DropError) {
+	qs, dropped := QueriesFromMessage(m)
+	return intake(r, source, qs, dropped)
+}
+
+// IntakeTask hands the queries a Task carries to a respondent runtime, as IntakeMessage does.
+func IntakeTask(r *respondent.Respondent, source string, t *a2a.Task) ([]*respondent.Query, []*respondent.DropError) {
+	qs, dropped := QueriesFromTask(t)
+	return intake(r, source, qs, dropped)
+}
+
+func intake(r *respondent.Respondent, source string, qs []Query, dropped []Dropped) ([]*respondent.Query, []*respondent.DropError) {
+	if r == nil {
+		return nil, []*respondent.DropError{{Source: source, Reason: "no respondent runtime to take the queries in"}}
+	}
+	reqs := make([]*aqp.QueryRequest, len(qs))
+	for i, q := range qs {
+		reqs[i] = q.Request
+	}
+	drops := make([]respondent.CarriedDrop, len(dropped))
+	for i, d := range dropped {
+		drops[i] = respondent.CarriedDrop{Index: d.Index, Reason: d.Reason}
+	}
+	return r.IntakeCarried(source, reqs, drops)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 
 	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
 	"github.com/agentqueryprotocol/aqp-go/core/respondent"
+	"github.com/agentqueryprotocol/aqp-go/gen/aqp"
 )
 
 // echoAgent answers every message with a fixed text message.
@@ -122,5 +124,92 @@ func TestCarriageOnTasksAndDrops(t *testing.T) {
 		if tc.name == "mixed" && (len(qs) != 1 || dropped[0].Index != 1 || dropped[1].Index != 2) {
 			t.Errorf("mixed: %d queries, drops %v", len(qs), dropped)
 		}
+	}
+}
+
+// newRuntime is a respondent runtime that answers "yes" over the A2A binding's client, plain http to loopback
+// allowed (the test collector's).
+func newRuntime(t *testing.T) *respondent.Respondent {
+	t.Helper()
+	grants, err := respondent.OpenGrantFile(filepath.Join(t.TempDir(), "grants.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	policy := &respondent.Policy{AllowHTTPLoopback: true}
+	reg, _ := respondent.NewRegistry(&a2ab.Client{HTTP: policy.Client()})
+	r, err := respondent.New(respondent.Config{Transports: reg, Policy: policy, Grants: grants,
+		Respondent: aqp.QueryResponseRespondent{Kind: aqp.QueryResponseRespondentKindAgent, Provenance: aqp.QueryResponseRespondentProvenanceDirect},
+		Answer: func(context.Context, *respondent.Query) (respondent.Answer, error) {
+			return respondent.Answer{Value: "yes"}, nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestIntakeMessageAndTask: a host hands an agent's reply to the runtime: the query AskingExecutor attached is
+// taken in and answered over A2A; on a Task, the carriage's drop comes back with its reason and index, and the
+// runtime's own drop (expired) with the query's id.
+func TestIntakeMessageAndTask(t *testing.T) {
+	_, c := newService(t)
+	asking := &a2ab.AskingExecutor{Agent: echoAgent{}, Issuer: c, OnError: func(err error) { t.Error(err) },
+		Draft: func(context.Context, *a2asrv.RequestContext, a2a.Event) []byte { return []byte(askDraft) }}
+	agent := httptest.NewServer(a2asrv.NewJSONRPCHandler(a2asrv.NewHandler(asking)))
+	defer agent.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	client, err := a2aclient.NewFromEndpoints(ctx, []a2a.AgentInterface{{Transport: a2a.TransportProtocolJSONRPC, URL: agent.URL}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := client.SendMessage(ctx, &a2a.MessageSendParams{Message: a2a.NewMessage(a2a.MessageRoleUser, a2a.TextPart{Text: "hi"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, ok := res.(*a2a.Message)
+	if !ok {
+		t.Fatalf("reply is %T", res)
+	}
+	r := newRuntime(t)
+	qs, drops := a2ab.IntakeMessage(r, "a2a message "+msg.ID, msg)
+	if len(qs) != 1 || len(drops) != 0 {
+		t.Fatalf("want 1 query taken in, got %d, drops %v", len(qs), drops)
+	}
+	out, err := r.Respond(ctx, qs[0])
+	if err != nil || !out.Accepted {
+		t.Fatalf("answering the carried query over A2A: %v %+v", err, out)
+	}
+
+	// A Task carrying a valid query, an entry that is no query, and an expired one.
+	task := &a2a.Task{ID: "t-1", ContextID: "c-1", Status: a2a.TaskStatus{State: a2a.TaskStateCompleted}}
+	valid, err := c.Issue(ctx, []byte(askDraft))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	_ = json.Unmarshal(valid, &m)
+	m["queryId"], m["expiresAt"] = "0198c7cb-1af1-7e79-bd7f-02f8a89b8857", "2020-01-01T00:00:00Z"
+	short, _ := json.Marshal(m)
+	if err := a2ab.AttachToTask(task, valid); err != nil {
+		t.Fatal(err)
+	}
+	task.Metadata[a2ab.QueriesKey] = append(task.Metadata[a2ab.QueriesKey].([]any), 42.0)
+	if err := a2ab.AttachToTask(task, short); err != nil {
+		t.Fatal(err)
+	}
+	qs, drops = a2ab.IntakeTask(r, "a2a task t-1", task)
+	if len(qs) != 1 || len(drops) != 2 {
+		t.Fatalf("task: %d taken in, drops %v", len(qs), drops)
+	}
+	if drops[0].Source != "a2a task t-1, entry 1" || !strings.Contains(drops[0].Reason, "not a QueryRequest object") ||
+		drops[1].QueryID != "0198c7cb-1af1-7e79-bd7f-02f8a89b8857" || !strings.Contains(drops[1].Reason, "expired") {
+		t.Fatalf("task drops: %v", drops)
+	}
+	if qs, drops := a2ab.IntakeTask(r, "none", nil); len(qs)+len(drops) != 0 {
+		t.Fatalf("a nil task: %v %v", qs, drops)
+	}
+	if _, drops := a2ab.IntakeMessage(nil, "x", msg); len(drops) != 1 {
+		t.Fatalf("no runtime: %v", drops)
 	}
 }

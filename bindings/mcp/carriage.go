@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
+	"github.com/agentqueryprotocol/aqp-go/core/respondent"
 	"github.com/agentqueryprotocol/aqp-go/gen/aqp"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
@@ -142,4 +143,20 @@ func Queries(res *mcp.CallToolResult, now time.Time) ([]*aqp.QueryRequest, []Dro
 		out = append(out, q)
 	}
 	return out, dropped
+}
+
+// Intake hands the queries a tool result carries to a respondent runtime, as a host does with every result it
+// receives: each valid, unexpired query is taken in (and judged by the runtime: its transport, its destination
+// policy), and every entry not kept comes back as a *respondent.DropError with the carriage's reason (invalid,
+// expired, too many) or the runtime's. source names the result in the host's log ("mcp tool result search").
+func Intake(r *respondent.Respondent, source string, res *mcp.CallToolResult) ([]*respondent.Query, []*respondent.DropError) {
+	if r == nil {
+		return nil, []*respondent.DropError{{Source: source, Reason: "no respondent runtime to take the queries in"}}
+	}
+	qs, dropped := Queries(res, time.Now())
+	drops := make([]respondent.CarriedDrop, len(dropped))
+	for i, d := range dropped {
+		drops[i] = respondent.CarriedDrop{Index: d.Index, Reason: d.Reason}
+	}
+	return r.IntakeCarried(source, qs, drops)
 }

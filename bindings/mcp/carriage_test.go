@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"context"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
 	"github.com/agentqueryprotocol/aqp-go/core/respondent"
+	"github.com/agentqueryprotocol/aqp-go/gen/aqp"
 	"github.com/agentqueryprotocol/aqp-go/service"
 )
 
@@ -129,5 +131,72 @@ func TestAttachRefusesInvalid(t *testing.T) {
 	}
 	if qs, d := aqpmcp.Queries(&mcp.CallToolResult{Result: mcp.Result{Meta: &mcp.Meta{AdditionalFields: map[string]any{aqpmcp.QueriesMetaKey: "x"}}}}, time.Now()); qs != nil || len(d) != 1 {
 		t.Fatalf("a non-array: %v %v", qs, d)
+	}
+}
+
+// newRuntime is a respondent runtime that answers "yes" over the MCP binding's client, under policy.
+func newRuntime(t *testing.T, policy *respondent.Policy) *respondent.Respondent {
+	t.Helper()
+	grants, err := respondent.OpenGrantFile(filepath.Join(t.TempDir(), "grants.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, _ := respondent.NewRegistry(&aqpmcp.Client{HTTP: policy.Client()})
+	r, err := respondent.New(respondent.Config{Transports: reg, Policy: policy, Grants: grants,
+		Respondent: aqp.QueryResponseRespondent{Kind: aqp.QueryResponseRespondentKindAgent, Provenance: aqp.QueryResponseRespondentProvenanceDirect},
+		Answer: func(context.Context, *respondent.Query) (respondent.Answer, error) {
+			return respondent.Answer{Value: "yes"}, nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestIntake: a host hands a tool result to the runtime; the carried query is taken in and answered over MCP,
+// the carriage's drops (expired, invalid) and the runtime's (a destination its policy refuses) come back with
+// their reasons, and a result without queries gives neither.
+func TestIntake(t *testing.T) {
+	_, svc := newServiceWith(t)
+	expired := []byte(`{"protocolVersion":"2026-07-30","queryId":"0198c7cb-1af1-7e79-bd7f-02f8a89b8857","type":"feedback",
+"subject":{"kind":"task","id":"t"},"prompt":"p","timing":"immediate","consentMode":"not_required","response":{"format":"boolean"},
+"expiresAt":"2020-01-01T00:00:00Z","delivery":{"binding":"https","endpoint":"https://c.example/aqp/v1/responses","authorization":"Bearer x"}}`)
+	tools := toolServer(t, svc.Collector(), func(res *mcp.CallToolResult) {
+		if err := aqpmcp.Attach(res, expired); err != nil {
+			t.Fatal(err)
+		}
+		res.Meta.AdditionalFields[aqpmcp.QueriesMetaKey] = append(res.Meta.AdditionalFields[aqpmcp.QueriesMetaKey].([]any),
+			map[string]any{"queryId": "not a query"})
+	})
+	res := callTool(t, tools.URL, "search")
+
+	r := newRuntime(t, &respondent.Policy{AllowHTTPLoopback: true})
+	qs, drops := aqpmcp.Intake(r, "mcp tool result search", res)
+	if len(qs) != 1 || len(drops) != 2 {
+		t.Fatalf("want 1 query taken in and 2 dropped, got %d, %v", len(qs), drops)
+	}
+	if drops[0].Source != "mcp tool result search, entry 0" || !strings.HasPrefix(drops[0].Reason, "expired") ||
+		drops[1].Source != "mcp tool result search, entry 1" || !strings.Contains(drops[1].Reason, "not a valid QueryRequest") {
+		t.Fatalf("drops: %v", drops)
+	}
+	q := qs[0]
+	r.OutcomeKnown(q.Request.Subject)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := r.Respond(ctx, q)
+	if err != nil || !out.Accepted {
+		t.Fatalf("answering the carried query over MCP: %v %+v", err, out)
+	}
+
+	// The strict policy refuses plain http to loopback: the runtime drops the carried query on arrival.
+	qs, drops = aqpmcp.Intake(newRuntime(t, &respondent.Policy{}), "mcp tool result search", callTool(t, tools.URL, "search"))
+	if len(qs) != 0 || len(drops) != 3 || !strings.Contains(drops[2].Error(), "http-loopback") || drops[2].QueryID == "" {
+		t.Fatalf("strict policy: %d taken in, drops %v", len(qs), drops)
+	}
+	if qs, drops := aqpmcp.Intake(r, "mcp tool result echo", callTool(t, tools.URL, "echo")); len(qs)+len(drops) != 0 {
+		t.Fatalf("echo carries no query, got %v %v", qs, drops)
+	}
+	if _, drops := aqpmcp.Intake(nil, "x", res); len(drops) != 1 {
+		t.Fatalf("no runtime: %v", drops)
 	}
 }
