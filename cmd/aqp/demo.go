@@ -15,11 +15,22 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/a2aproject/a2a-go/a2a"
+	"github.com/a2aproject/a2a-go/a2aclient"
+	"github.com/a2aproject/a2a-go/a2asrv"
+	"github.com/a2aproject/a2a-go/a2asrv/eventqueue"
+	mcpclient "github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 	"github.com/spf13/cobra"
 
+	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
+	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
 	"github.com/agentqueryprotocol/aqp-go/bindings/transports"
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
@@ -53,40 +64,73 @@ Exit status: 0 every exchange accepted, 1 one was not.`,
 }
 
 // demoEnv is what each binding's step works with: the collector (as an Issuer), the listener's base URL, the
-// respondent's HTTP client (the destination policy's), and the mux where a step's application is mounted.
+// respondent's HTTP client (the destination policy's) and runtime, and the mux where a step's application is
+// mounted.
 type demoEnv struct {
 	issuer  collector.Issuer
 	baseURL string
 	client  *http.Client
+	r       *respondent.Respondent
+	grants  respondent.GrantStore
 	mux     *http.ServeMux
 }
 
+// demoErr keeps the first error an application's callback reports from its server goroutine, for the step.
+type demoErr struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (e *demoErr) set(err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.err == nil {
+		e.err = err
+	}
+}
+
+func (e *demoErr) get() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.err
+}
+
+// demoCarried is what a step's carriage brought the respondent: the first query's JSON as it travelled, the
+// queries the runtime took in, the ones it dropped with their reasons, and a line saying how they travelled.
+type demoCarried struct {
+	raw   []byte
+	qs    []*respondent.Query
+	drops []*respondent.DropError
+	how   string
+}
+
 // demoStep is one binding's part of the tour: carry issues a query for the binding the way an application on
-// that binding would, carries it to the respondent the way the binding carries queries, and returns the query
-// JSON as the respondent received it, with a line saying how it travelled. Adding a binding is one entry here.
+// that binding would, carries it to the respondent the way the binding carries queries and hands it to the
+// runtime through the binding's carriage. Adding a binding is one entry here.
 type demoStep struct {
 	binding string
-	carry   func(ctx context.Context, env *demoEnv) (query []byte, how string, err error)
+	carry   func(ctx context.Context, env *demoEnv) (*demoCarried, error)
 }
 
 var demoSteps = []demoStep{
 	{binding: https.Name, carry: carryHTTPS},
-	// mcp: a tool result's _meta; a2a: message or task metadata — added with their bindings.
+	{binding: aqpmcp.Name, carry: carryMCP},
+	{binding: a2ab.Name, carry: carryA2A},
 }
 
 // demoDraft is the query each step's application asks: about its own reply, after its outcome is known, with
-// consent asked once per scope.
-func demoDraft(binding, subjectID string) []byte {
-	return []byte(`{"type":"feedback","binding":"` + binding + `","subject":{"kind":"tool_result","id":"` + subjectID + `","protocol":"` + binding + `"},` +
+// consent asked once per scope (so the grant given on the first binding answers the others).
+func demoDraft(binding string, kind aqp.QuerySubjectKind, subjectID string) []byte {
+	return []byte(`{"type":"feedback","binding":"` + binding + `","subject":{"kind":"` + string(kind) + `","id":"` + subjectID + `","protocol":"` + binding + `"},` +
 		`"prompt":"Did this answer what you asked?","response":{"format":"choice","choices":["yes","partly","no"]},` +
 		`"timing":"after_outcome_known","consentMode":"ask_once","consentScope":"aqp-demo:feedback","ttlSeconds":300}`)
 }
 
 // carryHTTPS: an application endpoint answers a GET and attaches a query about its answer in the AQP-Query
 // response header; the respondent reads it from there.
-func carryHTTPS(ctx context.Context, env *demoEnv) ([]byte, string, error) {
+func carryHTTPS(ctx context.Context, env *demoEnv) (*demoCarried, error) {
 	env.mux.HandleFunc("GET /demo/forecast", func(w http.ResponseWriter, r *http.Request) {
-		q, err := env.issuer.Issue(r.Context(), demoDraft(https.Name, "forecast-1"))
+		q, err := env.issuer.Issue(r.Context(), demoDraft(https.Name, aqp.QuerySubjectKindToolResult, "forecast-1"))
 		if err == nil {
 			err = https.AttachQuery(w.Header(), q)
 		}
@@ -100,18 +144,149 @@ func carryHTTPS(ctx context.Context, env *demoEnv) ([]byte, string, error) {
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, env.baseURL+"/demo/forecast", nil)
 	resp, err := env.client.Do(req)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	docs, err := https.Queries(resp.Header)
 	if err != nil || len(docs) != 1 {
-		return nil, "", fmt.Errorf("the application's reply carried %d queries: %v", len(docs), err)
+		return nil, fmt.Errorf("the application's reply carried %d queries: %v", len(docs), err)
 	}
 	hdr := resp.Header.Get(https.QueryHeader)
-	how := fmt.Sprintf("GET %s/demo/forecast → %s %q, with header %s: %s… (%d characters of base64url)",
-		env.baseURL, resp.Status, strings.TrimSpace(string(body)), https.QueryHeader, hdr[:min(len(hdr), 24)], len(hdr))
-	return core.CompactJSON(docs[0].Value), how, nil
+	c := &demoCarried{raw: core.CompactJSON(docs[0].Value),
+		how: fmt.Sprintf("GET %s/demo/forecast → %s %q, with header %s: %s… (%d characters of base64url)",
+			env.baseURL, resp.Status, strings.TrimSpace(string(body)), https.QueryHeader, hdr[:min(len(hdr), 24)], len(hdr))}
+	q, err := env.r.Intake("AQP-Query header", c.raw)
+	if err != nil {
+		var drop *respondent.DropError
+		if !errors.As(err, &drop) {
+			return nil, err
+		}
+		c.drops = append(c.drops, drop)
+	} else {
+		c.qs = append(c.qs, q)
+	}
+	return c, nil
+}
+
+// carryMCP: an mcp-go tool server, mounted at /demo/tools, whose "search" results carry a query under _meta
+// (mcp.Carriage middleware, issuing through the collector); the respondent calls the tool with mcp-go's client and
+// hands the result to the runtime through the MCP carriage.
+func carryMCP(ctx context.Context, env *demoEnv) (*demoCarried, error) {
+	var issueErr demoErr
+	carriage := aqpmcp.Carriage{
+		Issuer: env.issuer,
+		Draft: func(context.Context, mcp.CallToolRequest, *mcp.CallToolResult) ([]byte, error) {
+			return demoDraft(aqpmcp.Name, aqp.QuerySubjectKindToolResult, "search-1"), nil
+		},
+		OnError: func(_ string, err error) { issueErr.set(err) },
+	}
+	tools := server.NewMCPServer("aqp-demo-tools", "1.0.0", server.WithToolHandlerMiddleware(carriage.Middleware()))
+	tools.AddTool(mcp.NewTool("search", mcp.WithDescription("Search the catalogue."), mcp.WithString("q", mcp.Required())),
+		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText(fmt.Sprintf("3 results for %q", req.GetString("q", ""))), nil
+		})
+	env.mux.Handle("/demo/tools", server.NewStreamableHTTPServer(tools, server.WithStateLess(true)))
+
+	url := env.baseURL + "/demo/tools"
+	tr, err := transport.NewStreamableHTTP(url, transport.WithHTTPBasicClient(env.client))
+	if err != nil {
+		return nil, err
+	}
+	cl := mcpclient.NewClient(tr)
+	defer cl.Close()
+	if err := cl.Start(ctx); err != nil {
+		return nil, fmt.Errorf("connecting to the tool server: %w", err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ClientInfo = mcp.Implementation{Name: "aqp demo respondent", Version: moduleVersion()}
+	if _, err := cl.Initialize(ctx, init); err != nil {
+		return nil, fmt.Errorf("initializing: %w", err)
+	}
+	call := mcp.CallToolRequest{}
+	call.Params.Name = "search"
+	call.Params.Arguments = map[string]any{"q": "weather"}
+	res, err := cl.CallTool(ctx, call)
+	if err != nil {
+		return nil, fmt.Errorf("calling search: %w", err)
+	}
+	if err := issueErr.get(); err != nil {
+		return nil, fmt.Errorf("the tool server issued no query: %w", err)
+	}
+	var text mcp.TextContent
+	if len(res.Content) > 0 {
+		text, _ = res.Content[0].(mcp.TextContent)
+	}
+	c := &demoCarried{raw: firstCarried(res.Meta.AdditionalFields[aqpmcp.QueriesMetaKey]),
+		how: fmt.Sprintf("tools/call search at %s → %q, with _meta[%q] holding the query", url, text.Text, aqpmcp.QueriesMetaKey)}
+	c.qs, c.drops = aqpmcp.Intake(env.r, "mcp tool result search", res)
+	return c, nil
+}
+
+// demoAgent is an existing a2a-go agent: it answers any message.
+type demoAgent struct{}
+
+func (demoAgent) Execute(ctx context.Context, reqCtx *a2asrv.RequestContext, q eventqueue.Queue) error {
+	reply := a2a.NewMessage(a2a.MessageRoleAgent, a2a.TextPart{Text: "Sunny, 21 °C."})
+	reply.ContextID = reqCtx.ContextID
+	return q.Write(ctx, reply)
+}
+
+func (demoAgent) Cancel(context.Context, *a2asrv.RequestContext, eventqueue.Queue) error { return nil }
+
+// carryA2A: an a2a-go agent wrapped in a2a.AskingExecutor, mounted at /demo/agent, whose reply message carries a
+// query in its metadata; the respondent sends it a message with a2a-go's client and hands the reply to the
+// runtime through the A2A carriage.
+func carryA2A(ctx context.Context, env *demoEnv) (*demoCarried, error) {
+	var issueErr demoErr
+	agent := &a2ab.AskingExecutor{Agent: demoAgent{}, Issuer: env.issuer,
+		Draft: func(_ context.Context, _ *a2asrv.RequestContext, ev a2a.Event) []byte {
+			if m, ok := ev.(*a2a.Message); ok {
+				return demoDraft(a2ab.Name, aqp.QuerySubjectKindMessage, m.ID)
+			}
+			return nil
+		},
+		OnError: func(err error) { issueErr.set(err) }}
+	env.mux.Handle("/demo/agent", a2asrv.NewJSONRPCHandler(a2asrv.NewHandler(agent)))
+
+	url := env.baseURL + "/demo/agent"
+	client, err := a2aclient.NewFromEndpoints(ctx, []a2a.AgentInterface{{Transport: a2a.TransportProtocolJSONRPC, URL: url}},
+		a2aclient.WithJSONRPCTransport(env.client))
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = client.Destroy() }()
+	res, err := client.SendMessage(ctx, &a2a.MessageSendParams{Message: a2a.NewMessage(a2a.MessageRoleUser, a2a.TextPart{Text: "What is the weather?"})})
+	if err != nil {
+		return nil, fmt.Errorf("message/send: %w", err)
+	}
+	if err := issueErr.get(); err != nil {
+		return nil, fmt.Errorf("the agent issued no query: %w", err)
+	}
+	reply, ok := res.(*a2a.Message)
+	if !ok {
+		return nil, fmt.Errorf("the agent replied with a %T, not a Message", res)
+	}
+	text := ""
+	if len(reply.Parts) > 0 {
+		if tp, ok := reply.Parts[0].(a2a.TextPart); ok {
+			text = tp.Text
+		}
+	}
+	c := &demoCarried{raw: firstCarried(reply.Metadata[a2ab.QueriesKey]),
+		how: fmt.Sprintf("message/send to %s → reply message %s %q, with metadata[%q] holding the query", url, reply.ID, text, a2ab.QueriesKey)}
+	c.qs, c.drops = a2ab.IntakeMessage(env.r, "a2a message "+reply.ID, reply)
+	return c, nil
+}
+
+// firstCarried is the JSON of the first entry of a carried array (decoded by the binding's library), for printing.
+func firstCarried(v any) []byte {
+	if arr, ok := v.([]any); ok && len(arr) > 0 {
+		if b, err := json.Marshal(arr[0]); err == nil {
+			return b
+		}
+	}
+	return nil
 }
 
 // runDemo runs the tour and prints it to w.
@@ -126,7 +301,7 @@ func runDemo(ctx context.Context, w io.Writer) error {
 	_, _ = rand.Read(token)
 	svc, err := service.New(service.Config{
 		Collector:  collector.Config{Store: memory.New(), PublicURL: baseURL, Logger: quiet},
-		Bindings:   []service.Binding{https.Binding{}},
+		Bindings:   []service.Binding{https.Binding{}, aqpmcp.Binding{}, a2ab.Binding{}},
 		AdminToken: base64.RawURLEncoding.EncodeToString(token),
 		Logger:     quiet,
 	})
@@ -169,7 +344,7 @@ func runDemo(ctx context.Context, w io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(w, "AQP demo: a collector at %s (in-memory store) and a respondent, over %d binding(s)\n", baseURL, len(demoSteps))
-	env := &demoEnv{issuer: svc.Collector(), baseURL: baseURL, client: client, mux: mux}
+	env := &demoEnv{issuer: svc.Collector(), baseURL: baseURL, client: client, r: r, grants: grants, mux: mux}
 	var failed []string
 	for i, step := range demoSteps {
 		fmt.Fprintf(w, "\n== %d. binding %s\n", i+1, step.binding)
@@ -177,7 +352,7 @@ func runDemo(ctx context.Context, w io.Writer) error {
 			fmt.Fprintf(w, "   skipped: the respondent has no %s transport\n", step.binding)
 			continue
 		}
-		if err := demoExchange(ctx, w, r, env, step); err != nil {
+		if err := demoExchange(ctx, w, env, step); err != nil {
 			fmt.Fprintf(w, "   FAILED: %v\n", err)
 			failed = append(failed, step.binding)
 		}
@@ -190,20 +365,30 @@ func runDemo(ctx context.Context, w io.Writer) error {
 }
 
 // demoExchange runs one binding's exchange and prints each object as it travels.
-func demoExchange(ctx context.Context, w io.Writer, r *respondent.Respondent, env *demoEnv, step demoStep) error {
-	raw, how, err := step.carry(ctx, env)
+func demoExchange(ctx context.Context, w io.Writer, env *demoEnv, step demoStep) error {
+	c, err := step.carry(ctx, env)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "-> the query travels to the respondent: %s\n", how)
-	printObject(w, "QueryRequest", raw)
-	q, err := r.Intake(step.binding+" carriage", raw)
-	if err != nil {
-		return err
+	fmt.Fprintf(w, "-> the query travels to the respondent: %s\n", c.how)
+	if c.raw != nil {
+		printObject(w, "QueryRequest", c.raw)
 	}
+	for _, d := range c.drops {
+		fmt.Fprintf(w, "   respondent: dropped: %v\n", d)
+	}
+	if len(c.qs) != 1 {
+		return fmt.Errorf("the respondent took in %d queries, want 1", len(c.qs))
+	}
+	r, q := env.r, c.qs[0]
 	fmt.Fprintf(w, "   respondent: the query is valid; timing %s, so it waits for the host's signal\n", q.Request.Timing)
 	r.OutcomeKnown(q.Request.Subject)
 	fmt.Fprintf(w, "   host: the outcome of %s %s is known\n", q.Request.Subject.Kind, q.Request.Subject.ID)
+	if scope := deref(q.Request.ConsentScope); q.Request.ConsentMode == aqp.QueryRequestConsentModeAskOnce && scope != "" {
+		if _, ok, _ := env.grants.LookupGrant(scope); ok {
+			fmt.Fprintf(w, "   consent: scope %q was granted on an earlier exchange; ask_once does not ask again\n", scope)
+		}
+	}
 	res, err := r.Respond(ctx, q)
 	if res != nil && res.Response != nil {
 		fmt.Fprintf(w, "-> the response travels to %s over %s\n", q.Delivery().Endpoint, step.binding)
@@ -222,6 +407,7 @@ func demoExchange(ctx context.Context, w io.Writer, r *respondent.Respondent, en
 	return nil
 }
 
+// printObject prints one object as it travels, indented, with capabilities cut short.
 func printObject(w io.Writer, name string, raw []byte) {
 	var buf bytes.Buffer
 	if json.Indent(&buf, raw, "   ", "  ") != nil {
