@@ -58,32 +58,40 @@ func writeQuery(t *testing.T, q map[string]any) string {
 	return path
 }
 
-// TestRespondAgainstServe: against `aqp serve` on loopback, plain http is refused without --allow-http-loopback
-// and the Quickstart answer is accepted with it; the duplicate run of a rejected answer exits 1.
+// TestRespondAgainstServe: against `aqp serve` on loopback, over each binding it serves (a query issued with
+// `aqp query create --binding`), plain http is refused without --allow-http-loopback and the Quickstart answer
+// is accepted with it; another answer to the answered query is rejected and exits 1.
 func TestRespondAgainstServe(t *testing.T) {
 	p := startServe(t, []string{"AQP_ADMIN_TOKEN=tok"}, "--data-dir", t.TempDir())
-	q := queryCreate(t, p.url, "tok", quickstartFlags...)
-	path := writeQuery(t, q)
-	grants := filepath.Join(t.TempDir(), "grants.json")
-	answer := []string{"respond", "--query", path, "--answer-text", "partly", "--grants", grants,
-		"--explanation", "The result answered the question after one retry.", "--confidence", "0.92"}
+	for _, binding := range []string{"https", "mcp", "a2a"} {
+		t.Run(binding, func(t *testing.T) {
+			q := queryCreate(t, p.url, "tok", append([]string{"--binding", binding}, quickstartFlags...)...)
+			if d := q["delivery"].(map[string]any); d["binding"] != binding {
+				t.Fatalf("delivery: %v", d)
+			}
+			path := writeQuery(t, q)
+			grants := filepath.Join(t.TempDir(), "grants.json")
+			answer := []string{"respond", "--query", path, "--answer-text", "partly", "--grants", grants,
+				"--explanation", "The result answered the question after one retry.", "--confidence", "0.92"}
 
-	code, out, errOut := runCLI(t, "", answer...)
-	if code != 2 || !strings.Contains(errOut, "rule http-loopback") {
-		t.Fatalf("without --allow-http-loopback: exit %d\n%s\n%s", code, out, errOut)
-	}
-	code, out, errOut = runCLI(t, "", append(answer, "--allow-http-loopback", "--json")...)
-	if code != 0 {
-		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
-	}
-	var rec map[string]any
-	if err := json.Unmarshal([]byte(out), &rec); err != nil || rec["status"] != "accepted" {
-		t.Fatalf("receipt: %v %s", err, out)
-	}
-	// Another answer to the answered query: rejected (already_answered), exit 1.
-	code, out, _ = runCLI(t, "", "respond", "--query", path, "--answer-text", "no", "--grants", grants, "--allow-http-loopback")
-	if code != 1 || !strings.Contains(out, "already_answered") {
-		t.Fatalf("second answer: exit %d\n%s", code, out)
+			code, out, errOut := runCLI(t, "", answer...)
+			if code != 2 || !strings.Contains(errOut, "rule http-loopback") {
+				t.Fatalf("without --allow-http-loopback: exit %d\n%s\n%s", code, out, errOut)
+			}
+			code, out, errOut = runCLI(t, "", append(answer, "--allow-http-loopback", "--json")...)
+			if code != 0 || !strings.Contains(errOut, "over "+binding+" to ") {
+				t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+			}
+			var rec map[string]any
+			if err := json.Unmarshal([]byte(out), &rec); err != nil || rec["status"] != "accepted" || rec["queryId"] != q["queryId"] {
+				t.Fatalf("receipt: %v %s", err, out)
+			}
+			// Another answer to the answered query: rejected (already_answered), exit 1.
+			code, out, _ = runCLI(t, "", "respond", "--query", path, "--answer-text", "no", "--grants", grants, "--allow-http-loopback")
+			if code != 1 || !strings.Contains(out, "already_answered") {
+				t.Fatalf("second answer: exit %d\n%s", code, out)
+			}
+		})
 	}
 }
 
@@ -109,17 +117,25 @@ func TestRespondRefusesWithoutConnecting(t *testing.T) {
 		"subject": map[string]any{"kind": "task", "id": "t1"}, "prompt": "Done?", "response": map[string]any{"format": "boolean"},
 		"timing": "immediate", "consentMode": "not_required", "expiresAt": time.Now().Add(time.Hour).UTC().Format(time.RFC3339),
 		"delivery": map[string]any{"binding": "https", "endpoint": "http://" + ln.Addr().String() + "/aqp/v1/responses", "authorization": "Bearer x"}}
-	path := writeQuery(t, q)
 	grants := filepath.Join(t.TempDir(), "grants.json")
-	for _, args := range [][]string{
-		{"respond", "--query", path, "--answer", "true", "--grants", grants},
-		{"respond", "--query", path, "--answer", "true", "--grants", grants, "--allow-http-loopback", "--allow-host", "collector.example"},
+	for _, d := range []map[string]any{
+		{"binding": "mcp", "endpoint": "http://" + ln.Addr().String() + "/mcp", "operation": "aqp_submit_response", "authorization": "Bearer x"},
+		{"binding": "a2a", "endpoint": "http://" + ln.Addr().String() + "/a2a", "operation": "message/send", "authorization": "Bearer x"},
+		q["delivery"].(map[string]any),
 	} {
-		code, _, errOut := runCLI(t, "", args...)
-		if code != 2 || !strings.Contains(errOut, "destination policy") {
-			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		q["delivery"] = d
+		path := writeQuery(t, q)
+		for _, args := range [][]string{
+			{"respond", "--query", path, "--answer", "true", "--grants", grants},
+			{"respond", "--query", path, "--answer", "true", "--grants", grants, "--allow-http-loopback", "--allow-host", "collector.example"},
+		} {
+			code, _, errOut := runCLI(t, "", args...)
+			if code != 2 || !strings.Contains(errOut, "destination policy") {
+				t.Fatalf("%s: %v: exit %d: %s", d["binding"], args, code, errOut)
+			}
 		}
 	}
+	path := writeQuery(t, q)
 	// Consent needed, standard input not a terminal answer: refused, nothing sent.
 	q["consentMode"] = "ask_always"
 	path = writeQuery(t, q)
