@@ -1,12 +1,9 @@
 package mcp_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"testing"
 
@@ -22,15 +19,7 @@ import (
 // result's isError and retry signal checked against the binding's table, and every receipt code reached.
 // Scenarios whose body is not a JSON object cannot be carried: the tool's arguments are an object.
 func TestConformance(t *testing.T) {
-	seen := harness.Suite(t, target, harness.Options{})
-	for _, c := range core.ReceiptCodes() {
-		if !seen[c] {
-			t.Errorf("no scenario reached %s over MCP: its wire mapping is untested", c)
-		}
-	}
-	if !seen[""] {
-		t.Error("no scenario was accepted over MCP")
-	}
+	harness.Suite(t, target, harness.Options{Binding: "mcp"})
 }
 
 // harnessAdminToken is the admin token of the harness's collectors.
@@ -52,25 +41,7 @@ func target(env *harness.Env) (harness.Target, error) {
 type mcpTarget struct{ ts *httptest.Server }
 
 func (t *mcpTarget) Issue(ctx context.Context, draft []byte) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.ts.URL+"/admin/v1/queries", bytes.NewReader(draft))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+harnessAdminToken)
-	resp, err := t.ts.Client().Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode != http.StatusCreated {
-		return nil, fmt.Errorf("POST /admin/v1/queries: %s: %s", resp.Status, body)
-	}
-	return body, nil
+	return harness.IssueOverAdminAPI(ctx, t.ts.Client(), t.ts.URL, harnessAdminToken, draft)
 }
 
 // Submit delivers with the binding's own client and checks the wire form against the binding's table.

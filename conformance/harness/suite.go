@@ -1,8 +1,12 @@
 package harness
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
 	"slices"
 	"testing"
 
@@ -12,6 +16,8 @@ import (
 
 // Options say what a binding's target can carry.
 type Options struct {
+	// Binding names the binding in failure messages.
+	Binding string
 	// Carries lists the scenario requirements (Scenario.Requires) the binding's transport can carry, such as
 	// conformance.RequiresRawBody. A scenario that requires something else is reported as not carried by this
 	// binding (t.Log), never silently dropped.
@@ -20,8 +26,8 @@ type Options struct {
 
 // Suite runs the whole collector scenario corpus against a binding's target, each scenario as a subtest: the
 // binding's receipts must be byte-identical to the core's for the same scenario, and every step's binding-neutral
-// expectation must hold. It returns the receipt codes the binding returned, so the binding's test can check that
-// its wire mapping was exercised for every code.
+// expectation must hold. It fails unless the binding returned every receipt code and an accepted receipt, so the
+// target's check of its wire mapping ran for every code; it returns the codes seen.
 func Suite(t *testing.T, factory Factory, opts Options) map[core.Code]bool {
 	t.Helper()
 	files, err := conformance.LoadScenarios(conformance.ScenarioFiles)
@@ -61,6 +67,14 @@ func Suite(t *testing.T, factory Factory, opts Options) map[core.Code]bool {
 			})
 		}
 	}
+	for _, c := range core.ReceiptCodes() {
+		if !seen[c] {
+			t.Errorf("no scenario reached %s over %s: its wire mapping is untested", c, opts.Binding)
+		}
+	}
+	if !seen[""] {
+		t.Errorf("no scenario was accepted over %s", opts.Binding)
+	}
 	return seen
 }
 
@@ -83,4 +97,28 @@ func ReceiptCode(receipt []byte) (core.Code, bool) {
 		return "", true
 	}
 	return r.Error.Code, true
+}
+
+// IssueOverAdminAPI issues a draft through a collector's admin API (POST /admin/v1/queries with the admin token)
+// and returns the QueryRequest JSON: how a binding's target issues its scenario's queries over HTTP.
+func IssueOverAdminAPI(ctx context.Context, hc *http.Client, baseURL, adminToken string, draft []byte) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, baseURL+"/admin/v1/queries", bytes.NewReader(draft))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+adminToken)
+	resp, err := hc.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusCreated {
+		return nil, fmt.Errorf("POST /admin/v1/queries: %s: %s", resp.Status, body)
+	}
+	return body, nil
 }
