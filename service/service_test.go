@@ -13,70 +13,31 @@ import (
 
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
+	"github.com/agentqueryprotocol/aqp-go/internal/servertest"
 	"github.com/agentqueryprotocol/aqp-go/service"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 	"github.com/agentqueryprotocol/aqp-go/store/memory"
 )
 
-const adminToken = "test-admin-token"
+const (
+	adminToken = servertest.AdminToken
+	draft      = servertest.Draft
+)
+
+var (
+	do          = servertest.Do
+	issue       = servertest.Issue
+	responseFor = servertest.ResponseFor
+)
 
 func newServer(t *testing.T) *httptest.Server {
 	t.Helper()
-	return newServerOn(t, memory.New())
+	return servertest.New(t, memory.New())
 }
 
 func newServerOn(t *testing.T, store collector.Store) *httptest.Server {
 	t.Helper()
-	ts := httptest.NewUnstartedServer(nil)
-	url := "http://" + ts.Listener.Addr().String()
-	svc, err := service.New(service.Config{Collector: collector.Config{Store: store, PublicURL: url},
-		Bindings: []service.Binding{https.Binding{}}, AdminToken: adminToken})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts.Config.Handler = svc.Handler()
-	ts.Start()
-	t.Cleanup(ts.Close)
-	return ts
-}
-
-func do(t *testing.T, method, url, contentType, auth string, body []byte) (*http.Response, []byte) {
-	t.Helper()
-	req, _ := http.NewRequest(method, url, bytes.NewReader(body))
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	if auth != "" {
-		req.Header.Set("Authorization", auth)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp, b
-}
-
-const draft = `{"type":"feedback","subject":{"kind":"task","id":"t1"},"prompt":"Was it right?","timing":"immediate",
-"consentMode":"not_required","response":{"format":"boolean"}}`
-
-func issue(t *testing.T, ts *httptest.Server) (endpoint, auth, queryID string) {
-	resp, body := do(t, "POST", ts.URL+"/admin/v1/queries", "application/json", "Bearer "+adminToken, []byte(draft))
-	if resp.StatusCode != 201 {
-		t.Fatalf("create: %d %s", resp.StatusCode, body)
-	}
-	var q struct {
-		QueryID  string
-		Delivery struct{ Endpoint, Authorization string }
-	}
-	_ = json.Unmarshal(body, &q)
-	return q.Delivery.Endpoint, q.Delivery.Authorization, q.QueryID
-}
-
-func responseFor(queryID string) []byte {
-	return []byte(`{"protocolVersion":"2026-07-30","responseId":"0198c7d0-2180-7729-b005-d33c99fc7452","queryId":"` + queryID + `",
-"subject":{"kind":"task","id":"t1"},"respondent":{"kind":"agent","provenance":"direct"},"answer":true,"createdAt":"2026-01-01T00:00:00Z"}`)
+	return servertest.New(t, store)
 }
 
 func TestAdminNeedsToken(t *testing.T) {
