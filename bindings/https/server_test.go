@@ -28,7 +28,6 @@ func newServer(t *testing.T) *httptest.Server {
 	return servertest.New(t, memory.New())
 }
 
-
 // TestTransportErrors covers what only HTTP can get wrong: media type, size, unreadable ids.
 func TestTransportErrors(t *testing.T) {
 	ts := newServer(t)
