@@ -31,7 +31,7 @@ import (
 	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
 	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
-	"github.com/agentqueryprotocol/aqp-go/bindings/transports"
+	"github.com/agentqueryprotocol/aqp-go/transports"
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
 	"github.com/agentqueryprotocol/aqp-go/core/respondent"

@@ -15,7 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentqueryprotocol/aqp-go/bindings/transports"
+	"github.com/agentqueryprotocol/aqp-go/transports"
 	"github.com/agentqueryprotocol/aqp-go/core/respondent"
 	"github.com/agentqueryprotocol/aqp-go/gen/aqp"
 )
