@@ -6,13 +6,13 @@
 package service
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"crypto/subtle"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
@@ -169,25 +169,36 @@ func problemsForMux(mux *http.ServeMux) http.Handler {
 			mux.ServeHTTP(w, r) // routes again so that the handler sees the pattern's path values
 			return
 		}
-		rec := httptest.NewRecorder()
+		rec := &recorder{header: http.Header{}, code: http.StatusOK}
 		h.ServeHTTP(rec, r)
-		switch rec.Code {
+		switch rec.code {
 		case http.StatusMethodNotAllowed:
-			if allow := rec.Header().Get("Allow"); allow != "" {
+			if allow := rec.header.Get("Allow"); allow != "" {
 				w.Header().Set("Allow", allow)
 			}
-			httpio.WriteProblem(w, rec.Code, "Method not allowed", r.Method+" is not allowed on "+r.URL.Path+"; allowed: "+rec.Header().Get("Allow"), nil)
+			httpio.WriteProblem(w, rec.code, "Method not allowed", r.Method+" is not allowed on "+r.URL.Path+"; allowed: "+rec.header.Get("Allow"), nil)
 		case http.StatusNotFound:
-			httpio.WriteProblem(w, rec.Code, "Not found", "nothing is served at "+r.URL.Path+"; see /.well-known/aqp and /openapi.yaml", nil)
-		default:
-			for k, v := range rec.Header() {
+			httpio.WriteProblem(w, rec.code, "Not found", "nothing is served at "+r.URL.Path+"; see /.well-known/aqp and /openapi.yaml", nil)
+		default: // the mux's redirects to a cleaned path
+			for k, v := range rec.header {
 				w.Header()[k] = v
 			}
-			w.WriteHeader(rec.Code)
-			_, _ = w.Write(rec.Body.Bytes())
+			w.WriteHeader(rec.code)
+			_, _ = w.Write(rec.body.Bytes())
 		}
 	})
 }
+
+// recorder keeps what the mux's own fallback handler (404, 405 or a redirect) writes, so it can be rewritten.
+type recorder struct {
+	header http.Header
+	code   int
+	body   bytes.Buffer
+}
+
+func (r *recorder) Header() http.Header         { return r.header }
+func (r *recorder) Write(b []byte) (int, error) { return r.body.Write(b) }
+func (r *recorder) WriteHeader(code int)        { r.code = code }
 
 // authorizedAdmin checks the admin bearer token in constant time.
 func (s *Service) authorizedAdmin(w http.ResponseWriter, r *http.Request) bool {
