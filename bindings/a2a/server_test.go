@@ -3,6 +3,7 @@ package a2a_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/agentqueryprotocol/aqp-go/bindings/a2a/a2atest"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -74,11 +75,11 @@ func TestBigIntegerReachesTheCoreExactly(t *testing.T) {
 		t.Fatalf("delivery: %+v", q.Delivery)
 	}
 	body := responseWith(q.QueryID, rid, "9007199254740993")
-	reply, err := call(context.Background(), ts.Client(), q.Delivery.Endpoint, q.Delivery.Authorization, a2ab.SendMethod, sendParams(body))
+	reply, err := a2atest.Call(context.Background(), ts.Client(), q.Delivery.Endpoint, q.Delivery.Authorization, a2ab.SendMethod, a2atest.SendParams(body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	receipt, err := receiptOf(reply.Result)
+	receipt, err := a2atest.ReceiptOf(reply.Result)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +120,7 @@ func TestMalformedSubmissionsAreInvalidParams(t *testing.T) {
 			if tc.params != "" {
 				params = []byte(tc.params)
 			}
-			reply, err := call(context.Background(), ts.Client(), ts.URL+"/a2a", q.Delivery.Authorization, method, params)
+			reply, err := a2atest.Call(context.Background(), ts.Client(), ts.URL+"/a2a", q.Delivery.Authorization, method, params)
 			if err != nil {
 				t.Fatalf("%s %s: %v", tc.name, method, err)
 			}
@@ -147,7 +148,7 @@ func TestOtherMethodsAreUnsupported(t *testing.T) {
 		{"tasks/pushNotificationConfig/list", `{"id":"t-1"}`},
 		{"tasks/pushNotificationConfig/delete", `{"id":"t-1","pushNotificationConfigId":"c"}`},
 	} {
-		reply, err := call(context.Background(), ts.Client(), ts.URL+"/a2a", "", m.method, []byte(m.params))
+		reply, err := a2atest.Call(context.Background(), ts.Client(), ts.URL+"/a2a", "", m.method, []byte(m.params))
 		if err != nil {
 			t.Fatalf("%s: %v", m.method, err)
 		}

@@ -1,86 +1,14 @@
 package https_test
 
 import (
-	"context"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"strconv"
-	"strings"
 	"testing"
 
-	"github.com/agentqueryprotocol/aqp-go/bindings/https"
-	"github.com/agentqueryprotocol/aqp-go/conformance"
+	"github.com/agentqueryprotocol/aqp-go/bindings/https/httpstest"
 	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
-	"github.com/agentqueryprotocol/aqp-go/core"
-	"github.com/agentqueryprotocol/aqp-go/service"
 )
 
 // TestConformance runs the whole collector scenario corpus over HTTPS: receipts byte-identical to core's, every
 // step's HTTP status and headers checked against the binding's table, and every receipt code reached.
 func TestConformance(t *testing.T) {
-	harness.Suite(t, target, harness.Options{Binding: "https", Carries: []string{conformance.RequiresRawBody}})
+	harness.Suite(t, httpstest.Target, harness.Options{Binding: "https", Carries: httpstest.Carries})
 }
-
-// harnessAdminToken is the admin token of the harness's collectors.
-const harnessAdminToken = "harness-admin-token"
-
-// target reaches the scenario's collector over a loopback server composed as `aqp serve` composes it (the service
-// surface with the HTTPS binding): queries through the admin API, responses to the binding's endpoint.
-func target(env *harness.Env) (harness.Target, error) {
-	// The collector keeps the scenario's PublicURL, so delivery endpoints (and receipts) are the core target's;
-	// the target posts to the loopback server whatever the endpoint says.
-	cfg := env.Config
-	cfg.Endpoints = nil
-	svc, err := service.New(service.Config{Collector: cfg, Bindings: []service.Binding{https.Binding{}}, AdminToken: harnessAdminToken})
-	if err != nil {
-		return nil, err
-	}
-	return &httpsTarget{ts: httptest.NewServer(svc.Handler())}, nil
-}
-
-type httpsTarget struct{ ts *httptest.Server }
-
-func (t *httpsTarget) Issue(ctx context.Context, draft []byte) ([]byte, error) {
-	return harness.IssueOverAdminAPI(ctx, t.ts.Client(), t.ts.URL, harnessAdminToken, draft)
-}
-
-// Submit delivers with the binding's own client and checks the wire form against the binding's table.
-func (t *httpsTarget) Submit(ctx context.Context, body []byte, auth string) (harness.Result, error) {
-	client := &https.Client{HTTP: t.ts.Client()}
-	reply, err := client.Post(ctx, t.ts.URL+"/aqp/v1/responses", auth, body)
-	if err != nil {
-		return harness.Result{}, err
-	}
-	if reply.Problem != nil {
-		if reply.Status != https.ProblemStatus {
-			return harness.Result{}, fmt.Errorf("a problem document with status %d, want %d", reply.Status, https.ProblemStatus)
-		}
-		return harness.Result{Problem: true}, nil
-	}
-	code, ok := harness.ReceiptCode(reply.Receipt)
-	if !ok {
-		return harness.Result{}, fmt.Errorf("status %d with a body that is not a receipt: %s", reply.Status, reply.Receipt)
-	}
-	if want := https.StatusFor(code); reply.Status != want {
-		return harness.Result{}, fmt.Errorf("code %q came with HTTP status %d; the binding's table says %d", code, reply.Status, want)
-	}
-	switch reply.Status {
-	case http.StatusUnauthorized:
-		if !strings.HasPrefix(reply.Header.Get("WWW-Authenticate"), "Bearer") {
-			return harness.Result{}, fmt.Errorf("401 without WWW-Authenticate: Bearer")
-		}
-	case http.StatusTooManyRequests, http.StatusServiceUnavailable:
-		doc := core.Parse(core.KindReceipt, reply.Receipt)
-		ra := fmt.Sprint(doc.Object()["retryAfter"])
-		if got := reply.Header.Get("Retry-After"); got == "" || got != ra {
-			return harness.Result{}, fmt.Errorf("Retry-After %q, want the receipt's retryAfter %s", got, ra)
-		}
-		if _, err := strconv.Atoi(ra); err != nil {
-			return harness.Result{}, fmt.Errorf("retryAfter %s is not an integer", ra)
-		}
-	}
-	return harness.Result{Receipt: reply.Receipt}, nil
-}
-
-func (t *httpsTarget) Close() { t.ts.Close() }

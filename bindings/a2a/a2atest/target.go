@@ -1,0 +1,194 @@
+// Package a2atest is the A2A binding's conformance target: how the shared scenario harness issues queries
+// and submits responses over this binding, checking the binding's wire form from its own table as it goes. The
+// binding's conformance_test.go runs the whole corpus through it, and the conformance suite's table across bindings
+// runs it beside the others.
+package a2atest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+
+	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
+	"github.com/agentqueryprotocol/aqp-go/bindings/https"
+	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
+	"github.com/agentqueryprotocol/aqp-go/service"
+)
+
+// Carries lists the scenario requirements this binding's transport can carry: none, since a DataPart's data is a
+// JSON object.
+var Carries []string
+
+// harnessAdminToken is the admin token of the harness's collectors.
+const harnessAdminToken = "harness-admin-token"
+
+// Target reaches the scenario's collector over a loopback server composed as `aqp serve` composes it (HTTPS
+// first, so a continuation's default binding is the core target's): queries
+// through the admin API, responses as JSON-RPC requests whose data part is the scenario's body, byte for byte.
+func Target(env *harness.Env) (harness.Target, error) {
+	cfg := env.Config
+	cfg.Endpoints = nil
+	svc, err := service.New(service.Config{Collector: cfg, Bindings: []service.Binding{https.Binding{}, a2ab.Binding{}}, AdminToken: harnessAdminToken})
+	if err != nil {
+		return nil, err
+	}
+	return &a2aTarget{ts: httptest.NewServer(svc.Handler())}, nil
+}
+
+type a2aTarget struct {
+	ts *httptest.Server
+	n  atomic.Int64
+}
+
+func (t *a2aTarget) Issue(ctx context.Context, draft []byte) ([]byte, error) {
+	return harness.IssueOverAdminAPI(ctx, t.ts.Client(), t.ts.URL, harnessAdminToken, draft)
+}
+
+// Submit sends the body verbatim as the data of the AQP response part and checks the reply's wire form.
+func (t *a2aTarget) Submit(ctx context.Context, body []byte, auth string) (harness.Result, error) {
+	method := a2ab.SendMethod
+	if t.n.Add(1)%2 == 0 {
+		method = a2ab.StreamMethod
+	}
+	reply, err := Call(ctx, t.ts.Client(), t.ts.URL+"/a2a", auth, method, SendParams(body))
+	if err != nil {
+		return harness.Result{}, err
+	}
+	if reply.Error != nil {
+		if reply.Error.Code != a2ab.ProblemCode {
+			return harness.Result{}, fmt.Errorf("JSON-RPC error %d (%s); a submission's only error is %d", reply.Error.Code, reply.Error.Message, a2ab.ProblemCode)
+		}
+		return harness.Result{Problem: true}, nil
+	}
+	receipt, err := ReceiptOf(reply.Result)
+	if err != nil {
+		return harness.Result{}, err
+	}
+	code, ok := harness.ReceiptCode(receipt)
+	if !ok {
+		return harness.Result{}, fmt.Errorf("the receipt part is not a receipt: %s", receipt)
+	}
+	surface, ok := a2ab.SurfaceFor(code)
+	if !ok {
+		return harness.Result{}, fmt.Errorf("code %q is not in the binding's table", code)
+	}
+	var r struct {
+		Retryable  bool `json:"retryable"`
+		RetryAfter *int `json:"retryAfter"`
+	}
+	_ = json.Unmarshal(receipt, &r)
+	if r.Retryable != surface.Retryable || (r.RetryAfter != nil) != surface.Retryable {
+		return harness.Result{}, fmt.Errorf("code %q: retryable %v with retryAfter %v; the table says retryable %v", code, r.Retryable, r.RetryAfter, surface.Retryable)
+	}
+	return harness.Result{Receipt: receipt}, nil
+}
+
+func (t *a2aTarget) Close() { t.ts.Close() }
+
+// SendParams is MessageSendParams whose one part is the AQP response, its data the body's exact bytes.
+func SendParams(body []byte) []byte {
+	return []byte(`{"message":{"kind":"message","messageId":"m-1","role":"user","parts":[{"kind":"text","text":"my answer"},` +
+		`{"kind":"data","data":` + string(body) + `,"metadata":{"aqpObject":"response"}}]}}`)
+}
+
+// rpcReply is a JSON-RPC response with its result kept as text.
+type rpcReply struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  json.RawMessage `json:"result"`
+	Error   *struct {
+		Code    int             `json:"code"`
+		Message string          `json:"message"`
+		Data    json.RawMessage `json:"data"`
+	} `json:"error"`
+}
+
+// Call posts one JSON-RPC request (params verbatim) and reads the reply: the body of message/send, the one SSE
+// event of message/stream.
+func Call(ctx context.Context, hc *http.Client, url, auth, method string, params []byte) (*rpcReply, error) {
+	env := []byte(`{"jsonrpc":"2.0","id":"req-7","method":"` + method + `"`)
+	if params != nil {
+		env = append(append(env, `,"params":`...), params...)
+	}
+	env = append(env, '}')
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(env))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if auth != "" {
+		req.Header.Set("Authorization", auth)
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(resp.Body)
+		return nil, fmt.Errorf("HTTP %s: %s", resp.Status, b)
+	}
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	var data []byte
+	switch {
+	case method == a2ab.StreamMethod && mt == "text/event-stream":
+		var events [][]byte
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
+		for sc.Scan() {
+			if d, ok := bytes.CutPrefix(sc.Bytes(), []byte("data: ")); ok {
+				events = append(events, bytes.Clone(d))
+			}
+		}
+		if len(events) != 1 {
+			return nil, fmt.Errorf("message/stream gave %d events, want exactly one", len(events))
+		}
+		data = events[0]
+	case method != a2ab.StreamMethod && mt == "application/json":
+		data, err = io.ReadAll(resp.Body)
+		if err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("%s answered with Content-Type %q", method, resp.Header.Get("Content-Type"))
+	}
+	var r rpcReply
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("the reply is not a JSON-RPC response: %v: %s", err, data)
+	}
+	if r.JSONRPC != "2.0" || string(r.ID) != `"req-7"` || (r.Error == nil) == (r.Result == nil) {
+		return nil, fmt.Errorf("malformed JSON-RPC response: %s", data)
+	}
+	return &r, nil
+}
+
+// ReceiptOf checks a result is the agent's reply Message with one receipt part and returns that part's data text.
+func ReceiptOf(result json.RawMessage) ([]byte, error) {
+	var m struct {
+		Kind       string   `json:"kind"`
+		MessageID  string   `json:"messageId"`
+		Role       string   `json:"role"`
+		Extensions []string `json:"extensions"`
+		Parts      []struct {
+			Kind     string            `json:"kind"`
+			Data     json.RawMessage   `json:"data"`
+			Metadata map[string]string `json:"metadata"`
+		} `json:"parts"`
+	}
+	if err := json.Unmarshal(result, &m); err != nil {
+		return nil, fmt.Errorf("the result is not a Message: %v: %s", err, result)
+	}
+	if m.Kind != "message" || m.Role != "agent" || m.MessageID == "" || len(m.Parts) != 1 ||
+		m.Parts[0].Kind != "data" || m.Parts[0].Metadata["aqpObject"] != "receipt" || !strings.Contains(strings.Join(m.Extensions, " "), "/a2a") {
+		return nil, fmt.Errorf("the result is not a reply Message with one receipt DataPart: %s", result)
+	}
+	return m.Parts[0].Data, nil
+}
