@@ -75,10 +75,12 @@ type TransportError struct {
 	Err error
 }
 
+// Error implements the error interface.
 func (e *TransportError) Error() string {
 	return "https: delivering to " + e.Endpoint + ": " + e.Err.Error()
 }
 
+// Unwrap returns the cause, for errors.Is and errors.As.
 func (e *TransportError) Unwrap() error { return e.Err }
 
 // Post POSTs response (the QueryResponse JSON, sent exactly as given) to endpoint with the Authorization header

@@ -47,6 +47,7 @@ type PolicyError struct {
 	Reason string
 }
 
+// Error implements the error interface.
 func (e *PolicyError) Error() string {
 	return fmt.Sprintf("destination policy (rule %s) refused %s: %s", e.Rule, e.Target, e.Reason)
 }

@@ -58,6 +58,7 @@ type RetryableError struct {
 	RetryAfter time.Duration
 }
 
+// Error implements the error interface.
 func (e *RetryableError) Error() string {
 	s := fmt.Sprintf("retryable receipt %s: %s", e.Code, e.Message)
 	if e.RetryAfter > 0 {
@@ -77,6 +78,7 @@ type DeliveryError struct {
 	Err error
 }
 
+// Error implements the error interface.
 func (e *DeliveryError) Error() string {
 	why := "delivery failed"
 	if e.Expired {
@@ -85,6 +87,7 @@ func (e *DeliveryError) Error() string {
 	return fmt.Sprintf("response %s to query %s: %s after %d attempt(s): %v", e.ResponseID, e.QueryID, why, e.Attempts, e.Err)
 }
 
+// Unwrap returns the cause, for errors.Is and errors.As.
 func (e *DeliveryError) Unwrap() error { return e.Err }
 
 // deliver sends body until a decisive receipt, a permanent failure, or q's expiry.

@@ -53,6 +53,7 @@ type DropError struct {
 	Err error
 }
 
+// Error implements the error interface.
 func (e *DropError) Error() string {
 	id := e.QueryID
 	if id == "" {
@@ -64,6 +65,7 @@ func (e *DropError) Error() string {
 	return fmt.Sprintf("query %s from %s dropped: %s", id, e.Source, e.Reason)
 }
 
+// Unwrap returns the cause, for errors.Is and errors.As.
 func (e *DropError) Unwrap() error { return e.Err }
 
 // RefusedError is a query whose consent the principal refused (or could not be asked): nothing was sent.
@@ -73,6 +75,7 @@ type RefusedError struct {
 	Err error
 }
 
+// Error implements the error interface.
 func (e *RefusedError) Error() string {
 	s := fmt.Sprintf("consent for query %s (%s", e.QueryID, e.Mode)
 	if e.Scope != "" {
@@ -85,6 +88,7 @@ func (e *RefusedError) Error() string {
 	return s
 }
 
+// Unwrap returns the cause, for errors.Is and errors.As.
 func (e *RefusedError) Unwrap() error { return e.Err }
 
 // AnswerError is an answer from the host that does not satisfy the query's response contract (or a response
@@ -96,6 +100,7 @@ type AnswerError struct {
 	Err    error
 }
 
+// Error implements the error interface.
 func (e *AnswerError) Error() string {
 	if e.Err != nil {
 		return fmt.Sprintf("the answer to query %s was not sent: %v", e.QueryID, e.Err)
@@ -103,6 +108,7 @@ func (e *AnswerError) Error() string {
 	return fmt.Sprintf("the answer to query %s was not sent: it breaks the query's contract: %v", e.QueryID, e.Errors)
 }
 
+// Unwrap returns the cause, for errors.Is and errors.As.
 func (e *AnswerError) Unwrap() error {
 	if e.Err != nil {
 		return e.Err
@@ -303,6 +309,7 @@ type RejectedError struct {
 	Message, Pointer    string
 }
 
+// Error implements the error interface.
 func (e *RejectedError) Error() string {
 	s := fmt.Sprintf("response %s to query %s was rejected: %s: %s", e.ResponseID, e.QueryID, e.Code, e.Message)
 	if e.Pointer != "" {

@@ -42,10 +42,12 @@ type TransportError struct {
 	Err error
 }
 
+// Error implements the error interface.
 func (e *TransportError) Error() string {
 	return fmt.Sprintf("delivering over %s to %s: %v", e.Binding, e.Endpoint, e.Err)
 }
 
+// Unwrap returns the cause, for errors.Is and errors.As.
 func (e *TransportError) Unwrap() error { return e.Err }
 
 // ProblemError is a collector's answer that carries no receipt: the response was malformed beyond what a receipt
@@ -57,6 +59,7 @@ type ProblemError struct {
 	Detail string
 }
 
+// Error implements the error interface.
 func (e *ProblemError) Error() string {
 	return fmt.Sprintf("the collector at %s (%s) formed no receipt: %s", e.Endpoint, e.Binding, e.Detail)
 }
