@@ -101,7 +101,19 @@ func files() []file {
 func Generate() (map[string][]byte, error) {
 	out := map[string][]byte{}
 	seen := map[string]string{}
-	for _, f := range files() {
+	all := files()
+	var hand []sv
+	for _, f := range all {
+		hand = append(hand, f.standalone...)
+	}
+	derived, err := derivedVectors(hand)
+	if err != nil {
+		return nil, err
+	}
+	if len(derived) > 0 {
+		all = append(all, file{path: "standalone/derived.json", desc: "Derived from the schemas by `make vectors`: an enum value or a bound that no hand-written vector proves, each set in a base document of its kind.", standalone: derived})
+	}
+	for _, f := range all {
 		if _, dup := out[f.path]; dup {
 			return nil, fmt.Errorf("%s: two files with one path", f.path)
 		}
