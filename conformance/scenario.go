@@ -32,6 +32,8 @@ type Scenario struct {
 	Name string `json:"name"`
 	// Description says why the behaviour matters.
 	Description string `json:"description"`
+	// Requirements are the ids of conformance/requirements.json the scenario proves.
+	Requirements []string `json:"requirements,omitempty"`
 	// Start is the collector's clock when the scenario begins (RFC 3339).
 	Start string `json:"start"`
 	// QueryIDs are the queryIds the collector assigns, in order, to issued queries and continuations.
@@ -134,6 +136,9 @@ func LoadScenarios(root fs.FS) ([]ScenarioFile, error) {
 func (sc Scenario) check() error {
 	if sc.Name == "" || sc.Description == "" || sc.Start == "" {
 		return fmt.Errorf("name, description and start are required")
+	}
+	if err := checkRequirementIDs(sc.Requirements); err != nil {
+		return err
 	}
 	names := map[string]bool{}
 	rawBody := false

@@ -76,6 +76,8 @@ type Standalone struct {
 	Name string `json:"name"`
 	// Description says why the rule matters.
 	Description string `json:"description"`
+	// Requirements are the ids of requirements.json the vector proves (a pass or a failure of each).
+	Requirements []string `json:"requirements,omitempty"`
 	// Kind is request, response or receipt: the schema the document is validated against.
 	Kind string `json:"kind"`
 	// Document is the document as a JSON value, exactly as it appears in the file; nil when DocumentText is set.
@@ -109,6 +111,8 @@ type Paired struct {
 	Name string `json:"name"`
 	// Description says why the rule matters.
 	Description string `json:"description"`
+	// Requirements are the ids of requirements.json the vector proves (a pass or a failure of each).
+	Requirements []string `json:"requirements,omitempty"`
 	// Request, Response, Receipt and Duplicate (a second receipt for the same response) are the documents as
 	// JSON values exactly as they appear in the file; nil, or the JSON text null, when the document is absent.
 	Request   json.RawMessage `json:"request,omitempty"`
@@ -279,6 +283,9 @@ func (v Standalone) check() error {
 	default:
 		return fmt.Errorf("kind %q is not request, response or receipt", v.Kind)
 	}
+	if err := checkRequirementIDs(v.Requirements); err != nil {
+		return err
+	}
 	if (v.Document == nil) == (v.DocumentText == nil) {
 		return errors.New("exactly one of document and documentText must be given")
 	}
@@ -294,6 +301,9 @@ func (v Standalone) check() error {
 func (v Paired) check() error {
 	if v.Name == "" || v.Description == "" {
 		return errors.New("a vector needs a name and a description")
+	}
+	if err := checkRequirementIDs(v.Requirements); err != nil {
+		return err
 	}
 	if v.Codes == nil {
 		return errors.New("a paired vector needs a codes list (empty when valid)")

@@ -101,7 +101,19 @@ func files() []file {
 func Generate() (map[string][]byte, error) {
 	out := map[string][]byte{}
 	seen := map[string]string{}
-	for _, f := range files() {
+	all := files()
+	var hand []sv
+	for _, f := range all {
+		hand = append(hand, f.standalone...)
+	}
+	derived, err := derivedVectors(hand)
+	if err != nil {
+		return nil, err
+	}
+	if len(derived) > 0 {
+		all = append(all, file{path: "standalone/derived.json", desc: "Derived from the schemas by `make vectors`: an enum value or a bound that no hand-written vector proves, each set in a base document of its kind.", standalone: derived})
+	}
+	for _, f := range all {
 		if _, dup := out[f.path]; dup {
 			return nil, fmt.Errorf("%s: two files with one path", f.path)
 		}
@@ -111,14 +123,14 @@ func Generate() (map[string][]byte, error) {
 				return nil, fmt.Errorf("%s: vector name %q is already used in %s", f.path, v.name, prev)
 			}
 			seen[v.name] = f.path
-			vectors = append(vectors, v.render())
+			vectors = append(vectors, v.render(f.path))
 		}
 		for _, v := range f.paired {
 			if prev, dup := seen[v.name]; dup {
 				return nil, fmt.Errorf("%s: vector name %q is already used in %s", f.path, v.name, prev)
 			}
 			seen[v.name] = f.path
-			vectors = append(vectors, v.render())
+			vectors = append(vectors, v.render(f.path))
 		}
 		if path.Dir(f.path) != "standalone" && path.Dir(f.path) != "paired" {
 			return nil, fmt.Errorf("%s: not under standalone/ or paired/", f.path)
@@ -128,8 +140,12 @@ func Generate() (map[string][]byte, error) {
 	return out, nil
 }
 
-func (v sv) render() object {
-	o := obj("name", v.name, "description", v.desc, "kind", v.kind)
+func (v sv) render(file string) object {
+	o := obj("name", v.name, "description", v.desc)
+	if ids := v.requirements(file); len(ids) > 0 {
+		o = append(o, member{"requirements", strs(ids)})
+	}
+	o = append(o, member{"kind", v.kind})
 	if v.text != nil {
 		o = append(o, member{"documentText", *v.text})
 	} else {
@@ -161,21 +177,31 @@ func (v sv) render() object {
 	return o
 }
 
-func (v pv) render() object {
+func (v pv) render(file string) object {
 	codes := make([]any, len(v.codes))
 	for i, c := range v.codes {
 		codes[i] = c
 	}
-	return obj(
-		"name", v.name,
-		"description", v.desc,
+	o := obj("name", v.name, "description", v.desc)
+	if ids := v.requirements(file); len(ids) > 0 {
+		o = append(o, member{"requirements", strs(ids)})
+	}
+	return append(o, obj(
 		"request", nilDoc(v.req),
 		"response", nilDoc(v.resp),
 		"receipt", nilDoc(v.rec),
 		"duplicate", nilDoc(v.dup),
 		"valid", v.valid,
 		"codes", codes,
-	)
+	)...)
+}
+
+func strs(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
 }
 
 // nilDoc turns a nil object into JSON null (an absent document) rather than {}.

@@ -25,6 +25,10 @@ func formatVectors() []sv {
 			with(response(), set("/responseId", "not-a-uuid")), E("/responseId", "format")),
 		bad("receipt", "format/uuid/receipt-responseId-is-checked", "The receipt's identifiers are asserted too.",
 			with(receipt(), set("/responseId", "0198c7d0218077291b005d33c99fc7452")), E("/responseId", "format")),
+		bad("response", "format/uuid/response-queryId-is-checked", "The response's queryId is asserted as a uuid, as the request's is.",
+			with(response(), set("/queryId", "0198c7cb-1af1-7e79-bd7f")), E("/queryId", "format")),
+		bad("receipt", "format/uuid/receipt-queryId-is-checked", "The receipt's queryId is asserted as a uuid, as its responseId is.",
+			with(receipt(), set("/queryId", "query-1")), E("/queryId", "format")),
 	)
 
 	dt := func(valid bool, name, why, val string) {

@@ -1,0 +1,156 @@
+package corpus
+
+import (
+	"sort"
+	"strings"
+)
+
+// The requirements a generated vector proves (conformance/requirements.json) are derived from the table it comes
+// from, its name and its expected errors or codes, by the rules below, so that every vector of a table is tagged
+// the same way and a new vector is tagged without being listed here.
+
+// keywordRequirements maps an expected standalone error's keyword to what the failure proves.
+var keywordRequirements = map[string][]string{
+	"additionalProperties": {"AQP-OBJ-UNKNOWN-MEMBER", "AQP-VAL-POINTER-MEMBER"},
+	"required":             {"AQP-VAL-POINTER-MEMBER"},
+	"format":               {"AQP-D4"},
+	"json":                 {"AQP-D13"},
+	"compile":              {"AQP-ANS-COMPILE", "AQP-D11", "AQP-D13"},
+	"not":                  {"AQP-D7"},
+}
+
+// codeRequirements maps a paired vector's code to the check it proves.
+var codeRequirements = map[string][]string{
+	"query_mismatch":         {"AQP-PAIR-QUERY-MISMATCH"},
+	"response_mismatch":      {"AQP-PAIR-RESPONSE-MISMATCH"},
+	"subject_mismatch":       {"AQP-PAIR-SUBJECT-MISMATCH", "AQP-D3"},
+	"respondent_mismatch":    {"AQP-PAIR-RESPONDENT-MISMATCH"},
+	"answer_invalid":         {"AQP-PAIR-ANSWER-INVALID"},
+	"consent_required":       {"AQP-PAIR-CONSENT-REQUIRED"},
+	"consent_mismatch":       {"AQP-PAIR-CONSENT-MISMATCH"},
+	"expired":                {"AQP-PAIR-EXPIRED"},
+	"continuation_mismatch":  {"AQP-PAIR-CONTINUATION-MISMATCH"},
+	"receipt_not_equivalent": {"AQP-PAIR-RECEIPT-NOT-EQUIVALENT"},
+	"invalid_request":        {"AQP-D14"},
+	"invalid_response":       {"AQP-D14"},
+	"invalid_receipt":        {"AQP-D14"},
+}
+
+// kindRequirements is what any vector of a kind proves, valid or not: the object's schema.
+var kindRequirements = map[string][]string{
+	"request":  {"AQP-SEED-REQUEST"},
+	"response": {"AQP-OBJ-RESPONSE"},
+	"receipt":  {"AQP-OBJ-RECEIPT"},
+}
+
+// nameRequirements: a vector whose file is file (or any file, "") and whose name contains part proves these.
+var nameRequirements = []struct {
+	file, part string
+	ids        []string
+}{
+	{"standalone/formats.json", "", []string{"AQP-D4"}},
+	{"standalone/lengths.json", "", []string{"AQP-D5"}},
+	{"standalone/derived.json", "Length", []string{"AQP-D5"}},
+	{"standalone/json.json", "", []string{"AQP-D13"}},
+	{"standalone/bounds.json", "/number/", []string{"AQP-D22"}},
+	{"standalone/bounds.json", "jsonSchema", []string{"AQP-D24"}},
+	{"standalone/quickstart.json", "quickstart/request", []string{"AQP-D2"}},
+	{"standalone/subject.json", "", []string{"AQP-OBJ-SUBJECT"}},
+	{"standalone/request.json", "requestedRespondent", []string{"AQP-D1"}},
+	{"standalone/request.json", "consent", []string{"AQP-SEED-CONSENT-SCOPE"}},
+	{"standalone/request-response-contract.json", "response.format/", []string{"AQP-SEED-FORMAT-CONDITIONAL"}},
+	{"standalone/request-response-contract.json", "jsonSchema", []string{"AQP-ANS-COMPILE", "AQP-D11"}},
+	{"standalone/response.json", "respondent.id", []string{"AQP-OBJ-RESPONSE-OPTIONAL"}},
+	{"standalone/response.json", "explanation", []string{"AQP-OBJ-RESPONSE-OPTIONAL"}},
+	{"standalone/response.json", "confidence", []string{"AQP-OBJ-RESPONSE-OPTIONAL"}},
+	{"standalone/response.json", "consent", []string{"AQP-OBJ-RESPONSE-OPTIONAL"}},
+	{"standalone/receipt.json", "receipt/accepted/", []string{"AQP-OBJ-RECEIPT-ACCEPTED"}},
+	{"standalone/receipt.json", "receipt/rejected/", []string{"AQP-OBJ-RECEIPT-REJECTED"}},
+	{"standalone/receipt.json", "error", []string{"AQP-OBJ-RECEIPT-REJECTED"}},
+	{"standalone/receipt.json", "retryAfter", []string{"AQP-OBJ-RECEIPT-RETRYAFTER"}},
+	{"standalone/receipt.json", "continuation", []string{"AQP-OBJ-RECEIPT-CONTINUATION"}},
+	{"paired/answer.json", "text", []string{"AQP-ANS-TEXT"}},
+	{"paired/answer.json", "code-points", []string{"AQP-D5"}},
+	{"paired/answer.json", "choice", []string{"AQP-ANS-CHOICE"}},
+	{"paired/answer.json", "boolean", []string{"AQP-ANS-BOOLEAN"}},
+	{"paired/answer.json", "number", []string{"AQP-ANS-NUMBER"}},
+	{"paired/answer.json", "jsonSchema", []string{"AQP-ANS-JSONSCHEMA-ANY-FORMAT"}},
+	{"paired/answer.json", "structured", []string{"AQP-ANS-STRUCTURED"}},
+	{"paired/answer.json", "structured-at-maxLength", []string{"AQP-D12"}},
+	{"paired/answer.json", "structured-over-maxLength", []string{"AQP-D12"}},
+	{"paired/consent-expiry.json", "valid/ask_", []string{"AQP-PAIR-CONSENT-REQUIRED", "AQP-PAIR-CONSENT-MISMATCH"}},
+	{"paired/consent-expiry.json", "valid/not_required", []string{"AQP-PAIR-CONSENT-REQUIRED"}},
+	{"paired/consent-expiry.json", "obtainedAt", []string{"AQP-PAIR-CONSENT-MISMATCH"}},
+	{"paired/consent-expiry.json", "instant", []string{"AQP-D15"}},
+	{"paired/consent-expiry.json", "offset", []string{"AQP-D15"}},
+	{"paired/consent-expiry.json", "equal-to", []string{"AQP-D15"}},
+	{"paired/consent-expiry.json", "expir", []string{"AQP-PAIR-EXPIRED"}},
+	{"paired/continuation.json", "", []string{"AQP-PAIR-CONTINUATION-MISMATCH"}},
+	{"paired/continuation.json", "idScope-global", []string{"AQP-D23"}},
+	{"paired/continuation.json", "offset", []string{"AQP-D15"}},
+	{"paired/duplicate.json", "", []string{"AQP-PAIR-RECEIPT-NOT-EQUIVALENT"}},
+	{"paired/duplicate.json", "case", []string{"AQP-D21"}},
+	{"paired/identifiers.json", "case", []string{"AQP-D21", "AQP-PAIR-QUERY-MISMATCH"}},
+	{"paired/identifiers.json", "request-response", []string{"AQP-PAIR-QUERY-MISMATCH"}},
+	{"paired/subject-respondent.json", "idScope", []string{"AQP-PAIR-SUBJECT-MISMATCH", "AQP-D3"}},
+	{"paired/subject-respondent.json", "subject", []string{"AQP-PAIR-SUBJECT-MISMATCH", "AQP-D3"}},
+	{"paired/subject-respondent.json", "respondent", []string{"AQP-PAIR-RESPONDENT-MISMATCH", "AQP-D1"}},
+	{"paired/order.json", "", []string{"AQP-PAIR-ORDER"}},
+	{"paired/quickstart.json", "standalone", []string{"AQP-D14"}},
+}
+
+func byName(file, name string) []string {
+	var out []string
+	for _, r := range nameRequirements {
+		if r.file == file && strings.Contains(name, r.part) {
+			out = append(out, r.ids...)
+		}
+	}
+	return out
+}
+
+func (v sv) requirements(file string) []string {
+	ids := append([]string{}, kindRequirements[v.kind]...)
+	ids = append(ids, byName(file, v.name)...)
+	if !v.valid {
+		ids = append(ids, "AQP-VAL-ERROR-SHAPE", "AQP-VAL-DEEPEST")
+		for _, e := range v.errs {
+			ids = append(ids, keywordRequirements[e.keyword]...)
+			if e.keyword == "size" {
+				switch {
+				case strings.HasPrefix(e.pointer, "/response/jsonSchema"):
+					ids = append(ids, "AQP-D24")
+				case v.text == nil:
+					ids = append(ids, "AQP-D22")
+				default:
+					ids = append(ids, "AQP-D13")
+				}
+			}
+		}
+	}
+	return sorted(ids)
+}
+
+func (v pv) requirements(file string) []string {
+	ids := byName(file, v.name)
+	for _, c := range v.codes {
+		ids = append(ids, codeRequirements[c]...)
+	}
+	if len(v.codes) > 1 {
+		ids = append(ids, "AQP-PAIR-ORDER")
+	}
+	return sorted(ids)
+}
+
+func sorted(ids []string) []string {
+	set := map[string]bool{}
+	for _, id := range ids {
+		set[id] = true
+	}
+	out := make([]string, 0, len(set))
+	for id := range set {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,93 @@
+package conformance
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+)
+
+// RequirementsJSON is the requirements catalogue, requirements.json: every normative statement of the seeds, the
+// design brief and spec/DECISIONS.md, with the stable id a vector names in its requirements member.
+//
+//go:embed requirements.json
+var RequirementsJSON []byte
+
+// Requirement is one normative statement of the protocol.
+type Requirement struct {
+	// ID is stable (AQP-…); a changed rule gets a new id, never a new meaning for an old one.
+	ID string `json:"id"`
+	// Level is MUST, SHOULD or MAY.
+	Level string `json:"level"`
+	// Role is the party the statement binds: collector, respondent or validator (any implementation that checks
+	// documents).
+	Role string `json:"role"`
+	// Statement is the requirement in one sentence.
+	Statement string `json:"statement"`
+	// Source is where it is written: the seed file, a design section or a DECISIONS D-number.
+	Source string `json:"source"`
+}
+
+var requirementID = regexp.MustCompile(`^AQP-[A-Z0-9]+(-[A-Z0-9]+)*$`)
+
+// LoadRequirements decodes the embedded catalogue.
+func LoadRequirements() ([]Requirement, error) {
+	return ParseRequirements(RequirementsJSON)
+}
+
+// ParseRequirements decodes a catalogue strictly: no unknown members, ids well-formed and unique, a known level and
+// role, and a statement and source on every entry.
+func ParseRequirements(b []byte) ([]Requirement, error) {
+	var f struct {
+		Description  string        `json:"description"`
+		Requirements []Requirement `json:"requirements"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("requirements.json: %w", err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, errors.New("requirements.json: more data after the file's JSON value")
+	}
+	if len(f.Requirements) == 0 {
+		return nil, errors.New("requirements.json: no requirements")
+	}
+	seen := map[string]bool{}
+	for i, r := range f.Requirements {
+		switch {
+		case !requirementID.MatchString(r.ID):
+			return nil, fmt.Errorf("requirements.json: entry %d: id %q is not AQP- followed by upper-case words", i, r.ID)
+		case seen[r.ID]:
+			return nil, fmt.Errorf("requirements.json: id %s is used twice", r.ID)
+		case r.Level != "MUST" && r.Level != "SHOULD" && r.Level != "MAY":
+			return nil, fmt.Errorf("requirements.json: %s: level %q is not MUST, SHOULD or MAY", r.ID, r.Level)
+		case r.Role != "collector" && r.Role != "respondent" && r.Role != "validator":
+			return nil, fmt.Errorf("requirements.json: %s: role %q is not collector, respondent or validator", r.ID, r.Role)
+		case strings.TrimSpace(r.Statement) == "" || strings.TrimSpace(r.Source) == "":
+			return nil, fmt.Errorf("requirements.json: %s: a statement and a source are required", r.ID)
+		}
+		seen[r.ID] = true
+	}
+	return f.Requirements, nil
+}
+
+// checkRequirementIDs rejects a vector's requirements list when an id is malformed or listed twice; whether each id
+// is in the catalogue is the suite's check, so a vector file stays loadable on its own.
+func checkRequirementIDs(ids []string) error {
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if !requirementID.MatchString(id) {
+			return fmt.Errorf("requirement %q is not an id of the form AQP-…", id)
+		}
+		if seen[id] {
+			return fmt.Errorf("requirement %s is listed twice", id)
+		}
+		seen[id] = true
+	}
+	return nil
+}
