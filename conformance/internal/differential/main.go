@@ -116,7 +116,7 @@ type checked struct {
 
 func compare(r io.Reader, w io.Writer, least int) (bool, error) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 8<<20)
+	sc.Buffer(make([]byte, 1<<20), 64<<20) // a mutant is at most 1 MiB; escaped and with ajv's errors, a line is more
 	var (
 		total, agreeValid, agreeInvalid int
 		classes                         = map[string]int{}

@@ -102,12 +102,26 @@ var totalWeight = func() int {
 	return n
 }()
 
+// MaxBytes bounds a mutant's text: stretching a 64 KiB jsonSchema into an array of 300 of them makes 19 MB, and
+// what a validator does past its document bound (core's 1 MiB) is no question for a JSON Schema validator. A
+// longer mutant is drawn again.
+const MaxBytes = 1 << 20
+
 // Next returns the next mutant.
 func (g *Generator) Next() Mutant {
+	for {
+		if m := g.draw(); len(m.Text) <= MaxBytes {
+			m.ID = g.next
+			g.next++
+			return m
+		}
+	}
+}
+
+func (g *Generator) draw() Mutant {
 	b := g.bases[g.rng.IntN(len(g.bases))]
 	doc := clone(b.Value)
-	m := Mutant{ID: g.next, Kind: b.Kind, Base: b.Name}
-	g.next++
+	m := Mutant{Kind: b.Kind, Base: b.Name}
 	count := 1
 	if r := g.rng.IntN(10); r >= 9 {
 		count = 3

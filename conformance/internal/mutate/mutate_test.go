@@ -69,6 +69,9 @@ func TestMutantsCoverEveryOp(t *testing.T) {
 		if !json.Valid([]byte(m.Text)) {
 			t.Fatalf("mutant %d is not JSON: %s", m.ID, m.Text)
 		}
+		if len(m.Text) > MaxBytes {
+			t.Fatalf("mutant %d has %d bytes, past MaxBytes", m.ID, len(m.Text))
+		}
 		if len(m.Mutations) == 0 {
 			t.Fatalf("mutant %d has no mutation", m.ID)
 		}
