@@ -38,10 +38,13 @@ lint: vet
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 ## interop: every standalone vector's verdict checked by ajv (2020-12, ajv-formats); every response re-encoded by
-## node's JSON.parse/JSON.stringify keeps its canonical encoding (D16)
+## node's JSON.parse/JSON.stringify keeps its canonical encoding (D16); 20,000 mutants of the valid vectors get the
+## same verdict from core and ajv, or a different one for a reason a rule of conformance/internal/differential names
 interop: $(INTEROP_DIR) interop-mcp interop-a2a
 	node conformance/interop/ajv-check.mjs
 	set -o pipefail; $(GO) run ./conformance/internal/reencode emit | node conformance/interop/reencode.mjs | $(GO) run ./conformance/internal/reencode check
+	$(GO) build -o .interop/differential ./conformance/internal/differential
+	set -o pipefail; .interop/differential emit -n 20000 | node conformance/interop/differential.mjs | .interop/differential compare -min 20000
 
 $(INTEROP_DIR): conformance/interop/package.json conformance/interop/package-lock.json
 	mkdir -p .interop

@@ -97,6 +97,7 @@ func formatVectors() []sv {
 	uri(false, "scheme-starting-with-digit-is-rejected", "A scheme starts with a letter.", "1https://queries.example/")
 	uri(false, "bad-ipv6-literal-is-rejected", "[2001:db8::zz] is not an IPv6 address.", "https://[2001:db8::zz]/responses")
 	uri(false, "non-numeric-port-is-rejected", "A port is digits.", "https://queries.example:84a3/responses")
+	uri(true, "scheme-and-empty-path-is-valid", "RFC 3986 lets hier-part be an empty path: a scheme and a colon is a URI (found by make interop's differential check).", "https:")
 	uri(false, "empty-is-rejected", "The empty string is a relative reference, not a URI.", "")
 	// ajv-formats 3.0.1 (the independent check of make interop) is looser than the RFCs here; the interop run
 	// requires it to disagree on exactly these vectors, so the list cannot go stale unnoticed.
@@ -106,6 +107,7 @@ func formatVectors() []sv {
 		"format/date-time/hour-only-offset-is-rejected":     "ajv-formats accepts an offset of hours only (+01)",
 		"format/date-time/space-separator-is-rejected":      "ajv-formats accepts whitespace in place of T",
 		"format/uri/non-numeric-port-is-rejected":           "ajv-formats' uri pattern lets an invalid authority parse as a path",
+		"format/uri/scheme-and-empty-path-is-valid":         "ajv-formats' uri pattern wants something after the scheme's colon",
 	}
 	for i := range v {
 		if why, ok := ajvFormats[v[i].name]; ok {
