@@ -118,7 +118,7 @@ unreadable input.`,
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return usageError("%v", err)
 	})
-	root.AddCommand(newValidateCmd(stdin), newServeCmd(), newQueryCmd(stdin), newRespondCmd(stdin), newDemoCmd(), newVersionCmd())
+	root.AddCommand(newValidateCmd(stdin), newServeCmd(), newQueryCmd(stdin), newRespondCmd(stdin), newDemoCmd(), newConformanceCmd(), newVersionCmd())
 	return root
 }
 
