@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -23,6 +24,7 @@ import (
 // respondOptions are `aqp respond`'s flags.
 type respondOptions struct {
 	query, answer, answerText, explanation, confidence, consent, grants string
+	from, carrier                                                       string
 	respondentKind, provenance                                          string
 	allowHTTPLoopback, json                                             bool
 	allowHosts                                                          []string
@@ -31,7 +33,7 @@ type respondOptions struct {
 func newRespondCmd(stdin io.Reader) *cobra.Command {
 	var o respondOptions
 	cmd := &cobra.Command{
-		Use:   "respond --query FILE|- (--answer JSON | --answer-text TEXT) [flags]",
+		Use:   "respond (--query FILE|- | --from URL) (--answer JSON | --answer-text TEXT) [flags]",
 		Short: "Answer a query: validate it, ask for consent, deliver the response and print the receipt",
 		Long: `Answer one query, as an agent host would: the query (a QueryRequest JSON file, or - for standard input) is
 validated and dropped if expired; consent is asked on the terminal when the query needs it (ask_once remembers a
@@ -39,6 +41,12 @@ grant per consentScope in the grant file; --consent granted answers for you); th
 query's response contract before anything is sent; then the response is delivered over the binding the query's
 delivery names, retried (same responseId, same bytes) on a retryable receipt or a transport failure until the
 query expires, and the receipt is printed.
+
+--from URL takes the queries from an application instead, the way each binding carries them (--carrier): https
+GETs the URL and reads its AQP-Query response headers, mcp calls the first tool of the MCP tool server at the URL
+(no arguments) and reads the result's _meta, a2a sends the A2A agent at the URL a message and reads the reply's
+metadata. Each query carried is answered in turn; one dropped (invalid, expired, an unauthorised destination) is
+reported and not answered. The application is dialled under the same destination rules as delivery.
 
 Running the command is the host's signal that the moment has come: a query timed after_outcome_known,
 after_task_complete or deferred is answered now.
@@ -50,7 +58,8 @@ hold on the address actually dialled; redirects are refused.
 Exit status: 0 accepted, 1 rejected, 2 usage error, unreadable or dropped query, consent refused, or delivery
 failed.`,
 		Example: `  aqp respond --query aqp-data/try/query.json --answer-text partly --allow-http-loopback
-  aqp query create ... | aqp respond --query - --answer true --consent granted --json`,
+  aqp query create ... | aqp respond --query - --answer true --consent granted --json
+  aqp respond --from http://127.0.0.1:8080/tools --carrier mcp --answer-text yes --allow-http-loopback`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
@@ -59,7 +68,9 @@ failed.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.query, "query", "", "the QueryRequest JSON file, - for standard input (required)")
+	f.StringVar(&o.query, "query", "", "the QueryRequest JSON file, - for standard input (required unless --from)")
+	f.StringVar(&o.from, "from", "", "take the queries from the application at this URL instead (see --carrier) (default: none, use --query)")
+	f.StringVar(&o.carrier, "carrier", "https", "how the application at --from carries queries: https, mcp, a2a")
 	f.StringVar(&o.answer, "answer", "", "the answer as JSON: \"partly\", true, 0.5, {\"a\":1} (required unless --answer-text)")
 	f.StringVar(&o.answerText, "answer-text", "", "the answer as text, for text and choice queries (required unless --answer)")
 	f.StringVar(&o.explanation, "explanation", "", "the response's explanation (default: none)")
@@ -73,6 +84,7 @@ failed.`,
 	f.BoolVar(&o.json, "json", false, "print the receipt JSON (default: a summary)")
 	_ = cmd.MarkFlagFilename("query", "json")
 	_ = cmd.RegisterFlagCompletionFunc("consent", completeWords("granted"))
+	_ = cmd.RegisterFlagCompletionFunc("carrier", completeWords(transports.Carriers...))
 	_ = cmd.RegisterFlagCompletionFunc("respondent-kind", completeWords("agent", "human", "system"))
 	_ = cmd.RegisterFlagCompletionFunc("provenance", completeWords("direct", "relayed", "inferred"))
 	return cmd
@@ -80,8 +92,12 @@ failed.`,
 
 func runRespond(ctx context.Context, o respondOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	switch {
-	case o.query == "":
-		return usageError("missing required flag --query FILE (or - for standard input)")
+	case o.query == "" && o.from == "":
+		return usageError("missing required flag --query FILE (or - for standard input), or --from URL")
+	case o.query != "" && o.from != "":
+		return usageError("give one of --query FILE and --from URL, not both")
+	case o.from != "" && !slices.Contains(transports.Carriers, o.carrier):
+		return usageError("--carrier must be one of %s, not %q", strings.Join(transports.Carriers, ", "), o.carrier)
 	case (o.answer == "") == (o.answerText == ""):
 		return usageError("give exactly one of --answer JSON and --answer-text TEXT")
 	case o.consent != "" && o.consent != "granted":
@@ -103,10 +119,14 @@ func runRespond(ctx context.Context, o respondOptions, stdin io.Reader, stdout, 
 		confidence = &c
 	}
 	stdinUsed := false
-	in, err := readInput(o.query, stdin, &stdinUsed)
-	if err != nil {
-		return failure(exitUsage, fmt.Errorf("--query: %w", err))
+	var in *input
+	if o.query != "" {
+		var err error
+		if in, err = readInput(o.query, stdin, &stdinUsed); err != nil {
+			return failure(exitUsage, fmt.Errorf("--query: %w", err))
+		}
 	}
+	var err error
 	grantPath := o.grants
 	if grantPath == "" {
 		if grantPath, err = respondent.DefaultGrantPath(); err != nil {
@@ -142,10 +162,37 @@ func runRespond(ctx context.Context, o respondOptions, stdin io.Reader, stdout, 
 	if err != nil {
 		return usageError("%v", err)
 	}
-	q, err := r.Intake(o.query, in.data)
-	if err != nil {
-		return failure(exitUsage, err)
+	if o.from == "" {
+		q, err := r.Intake(o.query, in.data)
+		if err != nil {
+			return failure(exitUsage, err)
+		}
+		return answerQuery(ctx, o, r, q, stdout, stderr)
 	}
+	qs, drops, err := transports.Fetch(ctx, policy.Client(), r, o.carrier, o.from)
+	if err != nil {
+		return failure(exitUsage, fmt.Errorf("--from: %w", err))
+	}
+	for _, d := range drops {
+		fmt.Fprintf(stderr, "%v\n", d)
+	}
+	if len(qs) == 0 {
+		return failure(exitUsage, fmt.Errorf("--from %s: no query to answer (%d dropped)", o.from, len(drops)))
+	}
+	var last error
+	for _, q := range qs {
+		if err := answerQuery(ctx, o, r, q, stdout, stderr); err != nil {
+			last = err
+		}
+	}
+	if last == nil && len(drops) > 0 {
+		return exitStatus(exitUsage)
+	}
+	return last
+}
+
+// answerQuery answers one query taken in and prints its receipt.
+func answerQuery(ctx context.Context, o respondOptions, r *respondent.Respondent, q *respondent.Query, stdout, stderr io.Writer) error {
 	// Running the command is the host's signal that the moment has come (see Long).
 	r.OutcomeKnown(q.Request.Subject)
 	r.TaskComplete(q.Request.Subject)

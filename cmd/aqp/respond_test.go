@@ -153,6 +153,9 @@ func TestRespondRefusesWithoutConnecting(t *testing.T) {
 		{"respond", "--query", path, "--answer", "true", "--answer-text", "x"},
 		{"respond", "--query", path, "--answer", "yes"},
 		{"respond", "--query", path, "--answer", "true", "--confidence", "2"},
+		{"respond", "--query", path, "--from", "http://127.0.0.1:1/", "--answer", "true"},
+		{"respond", "--from", "http://127.0.0.1:1/", "--carrier", "smtp", "--answer", "true"},
+		{"respond", "--from", "http://127.0.0.1:1/", "--answer", "true", "--allow-http-loopback"},
 	} {
 		if code, _, _ := runCLI(t, "", args...); code != 2 {
 			t.Fatalf("%v: exit %d, want 2", args, code)

@@ -1,0 +1,249 @@
+package respondentrun
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/a2aproject/a2a-go/a2a"
+	"github.com/a2aproject/a2a-go/a2asrv"
+	"github.com/a2aproject/a2a-go/a2asrv/eventqueue"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
+	"github.com/agentqueryprotocol/aqp-go/bindings/https"
+	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
+	"github.com/agentqueryprotocol/aqp-go/core"
+	"github.com/agentqueryprotocol/aqp-go/core/collector"
+	"github.com/agentqueryprotocol/aqp-go/service"
+	"github.com/agentqueryprotocol/aqp-go/store/memory"
+)
+
+// Bindings are the bindings the runner carries queries over and collects responses on.
+var Bindings = []string{https.Name, aqpmcp.Name, a2ab.Name}
+
+// arrival is one submission the embedded collector received, with what it answered.
+type arrival struct {
+	Binding  string
+	Body     []byte
+	Accepted bool
+	Code     core.Code
+}
+
+// recorder keeps every submission any binding hands the collector, in order.
+type recorder struct {
+	mu  sync.Mutex
+	all []arrival
+}
+
+func (r *recorder) wrap(sub collector.Submitter) collector.Submitter {
+	return collector.SubmitterFunc(func(ctx context.Context, s collector.Submission) collector.Outcome {
+		out := sub.Submit(ctx, s)
+		r.mu.Lock()
+		r.all = append(r.all, arrival{Binding: s.Binding, Body: append([]byte(nil), s.Body...), Accepted: out.Accepted, Code: out.Code})
+		r.mu.Unlock()
+		return out
+	})
+}
+
+// take returns the arrivals since the last take and forgets them.
+func (r *recorder) take() []arrival {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := r.all
+	r.all = nil
+	return out
+}
+
+// recBinding is a binding whose submissions pass through the recorder.
+type recBinding struct {
+	service.Binding
+	rec *recorder
+}
+
+func (b recBinding) Handler(sub collector.Submitter) http.Handler {
+	return b.Binding.Handler(b.rec.wrap(sub))
+}
+
+// recRoutesBinding also forwards a binding's extra routes (A2A's agent card).
+type recRoutesBinding struct{ recBinding }
+
+func (b recRoutesBinding) Routes(publicURL string, sub collector.Submitter) map[string]http.Handler {
+	return b.Binding.(service.ExtraRoutes).Routes(publicURL, b.rec.wrap(sub))
+}
+
+// flakyStore fails the acceptance of an armed query once, so that the collector answers with its own retryable
+// `unavailable` receipt, exactly as it does when its store is down.
+type flakyStore struct {
+	collector.Store
+	armed sync.Map // queryId → struct{}
+}
+
+func (s *flakyStore) Accept(ctx context.Context, a collector.Acceptance) (*collector.Acceptance, error) {
+	if _, ok := s.armed.LoadAndDelete(a.QueryID); ok {
+		return nil, errors.New("conformance runner: the store is down for this one attempt")
+	}
+	return s.Store.Accept(ctx, a)
+}
+
+// env is the runner's side of the exchange: an embedded collector on a loopback port (memory store) serving every
+// binding, and the carriers, mounted per run under /carrier/<token>.
+type env struct {
+	base     string
+	hs       *http.Server
+	coll     *collector.Collector
+	store    *flakyStore
+	rec      *recorder
+	offset   atomic.Int64 // added to the collector's clock, to issue queries already expired
+	carriers sync.Map     // token → http.Handler
+}
+
+func newEnv() (*env, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	e := &env{base: "http://" + ln.Addr().String(), store: &flakyStore{Store: memory.New()}, rec: &recorder{}}
+	var bindings []service.Binding
+	for _, b := range []service.Binding{https.Binding{}, aqpmcp.Binding{}, a2ab.Binding{}} {
+		rb := recBinding{Binding: b, rec: e.rec}
+		if _, ok := b.(service.ExtraRoutes); ok {
+			bindings = append(bindings, recRoutesBinding{rb})
+		} else {
+			bindings = append(bindings, rb)
+		}
+	}
+	token := make([]byte, 32)
+	_, _ = rand.Read(token)
+	quiet := slog.New(slog.DiscardHandler)
+	svc, err := service.New(service.Config{
+		Collector: collector.Config{Store: e.store, PublicURL: e.base, Logger: quiet,
+			Clock: func() time.Time { return time.Now().Add(time.Duration(e.offset.Load())) }},
+		Bindings:   bindings,
+		AdminToken: base64.RawURLEncoding.EncodeToString(token),
+		Logger:     quiet,
+	})
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
+	e.coll = svc.Collector()
+	mux := http.NewServeMux()
+	mux.Handle("/", svc.Handler())
+	mux.HandleFunc("/carrier/{token}/{rest...}", func(w http.ResponseWriter, r *http.Request) {
+		h, ok := e.carriers.Load(r.PathValue("token"))
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		h.(http.Handler).ServeHTTP(w, r)
+	})
+	mux.HandleFunc("/carrier/{token}", func(w http.ResponseWriter, r *http.Request) {
+		h, ok := e.carriers.Load(r.PathValue("token"))
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		h.(http.Handler).ServeHTTP(w, r)
+	})
+	e.hs = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = e.hs.Serve(ln) }()
+	return e, nil
+}
+
+func (e *env) close() { _ = e.hs.Close() }
+
+// issue issues a query from draft; expired issues it an hour in the collector's past, so it has expired already.
+func (e *env) issue(ctx context.Context, draft []byte, expired bool) ([]byte, error) {
+	if expired {
+		e.offset.Store(int64(-time.Hour))
+		defer e.offset.Store(0)
+	}
+	return e.coll.Issue(ctx, draft)
+}
+
+// unauthorisedHost is where the unauthorised-destination scenario points delivery: 0.0.0.0 is not a public
+// address, not loopback and not allowed by any destination rule, yet a connection to it reaches this machine's
+// own listeners, so a respondent that ignores the rules delivers to the embedded collector — where the runner sees
+// it — and no traffic ever leaves the machine.
+const unauthorisedHost = "0.0.0.0"
+
+// redirect returns the query with its delivery endpoint moved to unauthorisedHost (same port and path).
+func redirect(query []byte) ([]byte, error) {
+	var m map[string]any
+	if err := json.Unmarshal(query, &m); err != nil {
+		return nil, err
+	}
+	d, _ := m["delivery"].(map[string]any)
+	ep, _ := d["endpoint"].(string)
+	if !strings.HasPrefix(ep, "http://127.0.0.1:") {
+		return nil, fmt.Errorf("delivery endpoint %q is not the embedded collector's", ep)
+	}
+	d["endpoint"] = "http://" + unauthorisedHost + strings.TrimPrefix(ep, "http://127.0.0.1")
+	return json.Marshal(m)
+}
+
+// carry mounts a carrier for one run that carries query over binding and returns its URL.
+func (e *env) carry(binding string, query []byte) (url string, done func(), err error) {
+	tb := make([]byte, 12)
+	_, _ = rand.Read(tb)
+	token := base64.RawURLEncoding.EncodeToString(tb)
+	url = e.base + "/carrier/" + token
+	var h http.Handler
+	switch binding {
+	case https.Name:
+		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if err := https.AttachQuery(w.Header(), query); err != nil {
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+				return
+			}
+			w.Header().Set("Content-Type", "text/plain")
+			_, _ = io.WriteString(w, "Sunny, 21 °C.\n")
+		})
+	case aqpmcp.Name:
+		tools := server.NewMCPServer("aqp-conformance-carrier", "1.0.0")
+		tools.AddTool(mcp.NewTool("forecast", mcp.WithDescription("Tell the weather.")),
+			func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				res := mcp.NewToolResultText("Sunny, 21 °C.")
+				if err := aqpmcp.Attach(res, query); err != nil {
+					return nil, err
+				}
+				return res, nil
+			})
+		h = server.NewStreamableHTTPServer(tools, server.WithStateLess(true))
+	case a2ab.Name:
+		h = a2asrv.NewJSONRPCHandler(a2asrv.NewHandler(carrierAgent{query: query}))
+	default:
+		return "", nil, fmt.Errorf("unknown binding %q: want one of %v", binding, Bindings)
+	}
+	e.carriers.Store(token, h)
+	return url, func() { e.carriers.Delete(token) }, nil
+}
+
+// carrierAgent is an A2A agent whose every reply message carries the query in its metadata.
+type carrierAgent struct{ query []byte }
+
+func (a carrierAgent) Execute(ctx context.Context, reqCtx *a2asrv.RequestContext, q eventqueue.Queue) error {
+	reply := a2a.NewMessage(a2a.MessageRoleAgent, a2a.TextPart{Text: "Sunny, 21 °C."})
+	reply.ContextID = reqCtx.ContextID
+	if err := a2ab.AttachToMessage(reply, a.query); err != nil {
+		return err
+	}
+	return q.Write(ctx, reply)
+}
+
+func (carrierAgent) Cancel(context.Context, *a2asrv.RequestContext, eventqueue.Queue) error {
+	return nil
+}

@@ -1,0 +1,296 @@
+// Package respondentrun checks any respondent — ours or another's — the way the MCP conformance package checks
+// clients: it plays collector and carrier. An embedded collector (memory store) listens on a loopback port and
+// serves every binding; per binding a carrier (an HTTPS endpoint answering with AQP-Query headers, an MCP tool
+// server whose results carry queries in _meta, an A2A agent whose replies carry them in metadata) carries a query
+// the scenario shapes; the respondent under test is started as a subprocess with {url} replaced by the carrier's
+// URL ({binding} by the binding's name) and the runner checks what reaches the collector. The runner plays the
+// respondent's principal too: it writes "y" (grant) or "n" (refuse) and a newline on the subprocess's standard
+// input, for a respondent that asks for consent there.
+package respondentrun
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/agentqueryprotocol/aqp-go/conformance"
+	"github.com/agentqueryprotocol/aqp-go/core"
+)
+
+// Status is a check's verdict.
+type Status string
+
+// The verdicts.
+const (
+	Pass Status = "pass"
+	Fail Status = "fail"
+)
+
+// Record is one check of one scenario over one binding, as the JSON report lists it.
+type Record struct {
+	Scenario     string   `json:"scenario"`
+	Check        string   `json:"check"`
+	Requirements []string `json:"requirements"`
+	// Level is the strongest level among Requirements (MUST, SHOULD, MAY).
+	Level    string `json:"level"`
+	Binding  string `json:"binding"`
+	Status   Status `json:"status"`
+	Evidence string `json:"evidence"`
+}
+
+// Config is one run.
+type Config struct {
+	// Command is the respondent under test and its arguments; {url} is replaced by the carrier's URL and
+	// {binding} by the binding's name in every argument.
+	Command []string
+	// Bindings to run over; empty is every one of Bindings.
+	Bindings []string
+	// Timeout bounds one start of the respondent; default 60 s.
+	Timeout time.Duration
+	// Progress, when set, receives a line per check as it is decided.
+	Progress io.Writer
+}
+
+// Run runs every scenario over every binding asked for and returns one record per check. The error is a run
+// that could not be made (no command, an unknown binding, the collector could not start); failed checks are
+// records, not errors.
+func Run(ctx context.Context, cfg Config) ([]Record, error) {
+	if len(cfg.Command) == 0 {
+		return nil, errors.New("no respondent command: give it after --, with {url} where the carrier's URL goes")
+	}
+	if !slices.ContainsFunc(cfg.Command, func(a string) bool { return strings.Contains(a, "{url}") }) {
+		return nil, fmt.Errorf("the respondent command %q has no {url}: the respondent must be told where the carrier is", strings.Join(cfg.Command, " "))
+	}
+	bindings := cfg.Bindings
+	if len(bindings) == 0 {
+		bindings = Bindings
+	}
+	for _, b := range bindings {
+		if !slices.Contains(Bindings, b) {
+			return nil, fmt.Errorf("unknown binding %q: want one of %s", b, strings.Join(Bindings, ", "))
+		}
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 60 * time.Second
+	}
+	levels, err := requirementLevels()
+	if err != nil {
+		return nil, err
+	}
+	e, err := newEnv()
+	if err != nil {
+		return nil, fmt.Errorf("starting the embedded collector: %w", err)
+	}
+	defer e.close()
+	var out []Record
+	for _, b := range bindings {
+		for _, sc := range Scenarios {
+			recs := runOne(ctx, e, cfg, sc, b)
+			for i := range recs {
+				recs[i].Level = levelOf(levels, recs[i].Requirements)
+				if cfg.Progress != nil {
+					fmt.Fprintf(cfg.Progress, "%-4s %-5s %-22s %-34s %s\n", recs[i].Status, b, sc.Name, recs[i].Check, strings.Join(recs[i].Requirements, " "))
+				}
+			}
+			out = append(out, recs...)
+		}
+	}
+	return out, nil
+}
+
+func requirementLevels() (map[string]string, error) {
+	reqs, err := conformance.LoadRequirements()
+	if err != nil {
+		return nil, err
+	}
+	m := map[string]string{}
+	for _, r := range reqs {
+		m[r.ID] = r.Level
+	}
+	return m, nil
+}
+
+func levelOf(levels map[string]string, ids []string) string {
+	best := ""
+	rank := map[string]int{"MUST": 3, "SHOULD": 2, "MAY": 1, "": 0}
+	for _, id := range ids {
+		if l := levels[id]; rank[l] > rank[best] {
+			best = l
+		}
+	}
+	return best
+}
+
+// run is what one start of the respondent produced: the query carried, what reached the collector, and how the
+// process ended.
+type run struct {
+	binding  string
+	query    *queryInfo
+	arrivals []arrival
+	exit     string
+	output   string
+}
+
+type queryInfo struct {
+	QueryID string         `json:"queryId"`
+	Subject map[string]any `json:"subject"`
+}
+
+// runOne runs one scenario over one binding; a setup failure fails every check of the scenario with its reason.
+func runOne(ctx context.Context, e *env, cfg Config, sc Scenario, binding string) []Record {
+	r, err := start(ctx, e, cfg, sc, binding)
+	recs := make([]Record, 0, len(sc.Checks))
+	for _, c := range sc.Checks {
+		rec := Record{Scenario: sc.Name, Check: c.Name, Requirements: c.Requirements, Binding: binding}
+		if err != nil {
+			rec.Status, rec.Evidence = Fail, "the scenario could not be run: "+err.Error()
+		} else if ev, ok := c.Judge(r); ok {
+			rec.Status, rec.Evidence = Pass, ev
+		} else {
+			rec.Status, rec.Evidence = Fail, ev+"; respondent "+r.exit+", its output ends: "+r.output
+		}
+		recs = append(recs, rec)
+	}
+	return recs
+}
+
+func start(ctx context.Context, e *env, cfg Config, sc Scenario, binding string) (*run, error) {
+	query, err := e.issue(ctx, sc.draft(binding), sc.Expired)
+	if err != nil {
+		return nil, fmt.Errorf("issuing the query: %w", err)
+	}
+	var qi queryInfo
+	if err := json.Unmarshal(query, &qi); err != nil {
+		return nil, err
+	}
+	if sc.Unauthorised {
+		if query, err = redirect(query); err != nil {
+			return nil, err
+		}
+	}
+	if sc.FailOnce {
+		e.store.armed.Store(qi.QueryID, struct{}{})
+		defer e.store.armed.Delete(qi.QueryID)
+	}
+	url, done, err := e.carry(binding, query)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	home, err := os.MkdirTemp("", "aqp-respondent-under-test-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(home)
+	args := make([]string, len(cfg.Command))
+	for i, a := range cfg.Command {
+		args[i] = strings.NewReplacer("{url}", url, "{binding}", binding).Replace(a)
+	}
+	cctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
+	defer cancel()
+	_ = e.rec.take()
+	cmd := exec.CommandContext(cctx, args[0], args[1:]...)
+	principal := "y\n"
+	if sc.RefuseConsent {
+		principal = "n\n"
+	}
+	cmd.Stdin = strings.NewReader(principal)
+	// A home of its own, so that no grant remembered by an earlier run (or by the user) answers for the principal.
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"))
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	cmd.WaitDelay = 5 * time.Second
+	r := &run{binding: binding, query: &qi, exit: "exited 0"}
+	if err := cmd.Run(); err != nil {
+		r.exit = err.Error()
+		if cctx.Err() != nil {
+			r.exit = fmt.Sprintf("did not finish in %s", cfg.Timeout)
+		}
+	}
+	r.arrivals = e.rec.take()
+	out := strings.TrimSpace(buf.String())
+	if len(out) > 600 {
+		out = "…" + out[len(out)-600:]
+	}
+	r.output = fmt.Sprintf("%q", out)
+	return r, nil
+}
+
+// Failed lists the distinct requirements of the failed records, sorted.
+func Failed(recs []Record) []string {
+	var out []string
+	for _, r := range recs {
+		if r.Status == Fail {
+			for _, id := range r.Requirements {
+				if !slices.Contains(out, id) {
+					out = append(out, id)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Summary writes the verdicts by level and binding, then each failure with its evidence.
+func Summary(w io.Writer, recs []Record) {
+	type key struct{ level, binding string }
+	count := map[key][2]int{}
+	var keys []key
+	for _, r := range recs {
+		k := key{r.Level, r.Binding}
+		c, seen := count[k]
+		if !seen {
+			keys = append(keys, k)
+		}
+		if r.Status == Pass {
+			c[0]++
+		} else {
+			c[1]++
+		}
+		count[k] = c
+	}
+	fmt.Fprintln(w, "\nlevel   binding  passed  failed")
+	for _, k := range keys {
+		fmt.Fprintf(w, "%-7s %-8s %6d  %6d\n", k.level, k.binding, count[k][0], count[k][1])
+	}
+	for _, r := range recs {
+		if r.Status == Fail {
+			fmt.Fprintf(w, "\nFAIL %s over %s: %s (%s)\n  %s\n", r.Scenario, r.Binding, r.Check, strings.Join(r.Requirements, ", "), r.Evidence)
+		}
+	}
+}
+
+// WriteJSON writes the records to dir/respondent.json.
+func WriteJSON(dir string, recs []Record) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	b, err := json.MarshalIndent(struct {
+		Kind    string   `json:"kind"`
+		Records []Record `json:"records"`
+	}{"aqp conformance respondent", recs}, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	p := filepath.Join(dir, "respondent.json")
+	return p, os.WriteFile(p, append(b, '\n'), 0o644)
+}
+
+// parseResponse decodes one arrival's body, for the checks.
+func parseResponse(a arrival) (map[string]any, core.Errors) {
+	doc := core.Parse(core.KindResponse, a.Body)
+	if !doc.Valid() {
+		return nil, doc.Errors
+	}
+	return doc.Object(), nil
+}

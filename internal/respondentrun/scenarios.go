@@ -1,0 +1,172 @@
+package respondentrun
+
+import (
+	"bytes"
+	"fmt"
+	"reflect"
+
+	"github.com/agentqueryprotocol/aqp-go/core"
+)
+
+// Check is one verdict on a run: Judge says whether it holds, with the evidence either way.
+type Check struct {
+	Name         string
+	Requirements []string
+	Judge        func(r *run) (evidence string, ok bool)
+}
+
+// Scenario is one query the carrier carries, shaped to test one behaviour, and the checks on what arrives.
+type Scenario struct {
+	Name string
+	// ConsentMode is the query's consentMode.
+	ConsentMode string
+	// RefuseConsent makes the runner, as the principal, refuse consent ("n" on standard input).
+	RefuseConsent bool
+	// Expired issues the query already expired.
+	Expired bool
+	// Unauthorised points the query's delivery at an address no destination rule allows (unauthorisedHost).
+	Unauthorised bool
+	// FailOnce makes the collector answer the first submission with a retryable `unavailable` receipt.
+	FailOnce bool
+	Checks   []Check
+}
+
+// draft is the scenario's QueryDraft for binding: a choice question the respondent under test answers "yes"
+// (give it --answer-text yes, or the equivalent).
+func (sc Scenario) draft(binding string) []byte {
+	return []byte(`{"type":"feedback","binding":"` + binding + `","subject":{"kind":"tool_result","id":"conformance-` + sc.Name + `","protocol":"` + binding + `"},` +
+		`"prompt":"Did this answer help? (answer yes)","response":{"format":"choice","choices":["yes","no"]},` +
+		`"timing":"immediate","consentMode":"` + sc.ConsentMode + `","ttlSeconds":300}`)
+}
+
+// Scenarios are the respondent scenarios, each check naming the requirements of conformance/requirements.json it
+// proves.
+var Scenarios = []Scenario{
+	{Name: "answer", ConsentMode: "not_required", Checks: []Check{
+		{"a response arrives over the query's binding", []string{"AQP-RESP-DELIVER"}, deliveredAccepted},
+		{"the response is a valid QueryResponse", []string{"AQP-OBJ-RESPONSE"}, eachValid},
+		{"queryId is the query's", []string{"AQP-PAIR-QUERY-MISMATCH"}, queryIDRight},
+		{"subject is copied from the query", []string{"AQP-PAIR-SUBJECT-MISMATCH", "AQP-D3"}, subjectCopied},
+	}},
+	{Name: "retry-after-unavailable", ConsentMode: "not_required", FailOnce: true, Checks: []Check{
+		{"retried after a retryable receipt", []string{"AQP-RESP-RETRY"}, retried},
+		{"the retry has the same responseId", []string{"AQP-RESP-RETRY"}, sameResponseID},
+		{"the retry has the same bytes", []string{"AQP-RESP-RETRY"}, sameBytes},
+	}},
+	{Name: "expired", ConsentMode: "not_required", Expired: true, Checks: []Check{
+		{"nothing is sent for an expired query", []string{"AQP-RESP-VALIDATE"}, nothingSent},
+	}},
+	{Name: "unauthorised-destination", ConsentMode: "not_required", Unauthorised: true, Checks: []Check{
+		{"nothing is sent to " + unauthorisedHost, []string{"AQP-RESP-DESTINATION", "AQP-D29"}, nothingSent},
+	}},
+	{Name: "consent-refused", ConsentMode: "ask_always", RefuseConsent: true, Checks: []Check{
+		{"nothing is sent when consent is refused", []string{"AQP-RESP-CONSENT"}, nothingSent},
+	}},
+}
+
+func deliveredAccepted(r *run) (string, bool) {
+	if len(r.arrivals) == 0 {
+		return "no response reached the collector", false
+	}
+	for i, a := range r.arrivals {
+		if a.Binding != r.binding {
+			return fmt.Sprintf("submission %d arrived over %s, but the query's delivery names %s", i+1, a.Binding, r.binding), false
+		}
+	}
+	last := r.arrivals[len(r.arrivals)-1]
+	if !last.Accepted {
+		return fmt.Sprintf("%d submission(s) over %s, none accepted (last: %s)", len(r.arrivals), r.binding, last.Code), false
+	}
+	return fmt.Sprintf("%d submission(s) over %s, accepted", len(r.arrivals), r.binding), true
+}
+
+func eachValid(r *run) (string, bool) {
+	if len(r.arrivals) == 0 {
+		return "no response reached the collector", false
+	}
+	for i, a := range r.arrivals {
+		if _, errs := parseResponse(a); len(errs) > 0 {
+			return fmt.Sprintf("submission %d is not a valid QueryResponse: %v", i+1, errs), false
+		}
+	}
+	return fmt.Sprintf("%d submission(s), each a valid QueryResponse", len(r.arrivals)), true
+}
+
+func queryIDRight(r *run) (string, bool) {
+	if len(r.arrivals) == 0 {
+		return "no response reached the collector", false
+	}
+	for i, a := range r.arrivals {
+		m, _ := parseResponse(a)
+		if got, _ := m["queryId"].(string); got != r.query.QueryID {
+			return fmt.Sprintf("submission %d names queryId %q, the query is %s", i+1, got, r.query.QueryID), false
+		}
+	}
+	return "queryId " + r.query.QueryID, true
+}
+
+func subjectCopied(r *run) (string, bool) {
+	if len(r.arrivals) == 0 {
+		return "no response reached the collector", false
+	}
+	for i, a := range r.arrivals {
+		m, _ := parseResponse(a)
+		if !reflect.DeepEqual(m["subject"], r.query.Subject) {
+			return fmt.Sprintf("submission %d has subject %v, the query's is %v", i+1, m["subject"], r.query.Subject), false
+		}
+	}
+	return fmt.Sprintf("subject %v", r.query.Subject), true
+}
+
+// retried: the first submission got the injected unavailable receipt and a later one was accepted.
+func retried(r *run) (string, bool) {
+	switch {
+	case len(r.arrivals) == 0:
+		return "no response reached the collector", false
+	case r.arrivals[0].Code != core.CodeUnavailable:
+		return fmt.Sprintf("the first submission was answered %q, not the injected unavailable", r.arrivals[0].Code), false
+	case len(r.arrivals) == 1:
+		return "the response was not sent again after the retryable unavailable receipt", false
+	case !r.arrivals[len(r.arrivals)-1].Accepted:
+		return fmt.Sprintf("%d submissions, the last answered %q", len(r.arrivals), r.arrivals[len(r.arrivals)-1].Code), false
+	}
+	return fmt.Sprintf("unavailable, then %d more submission(s), the last accepted", len(r.arrivals)-1), true
+}
+
+func responseID(a arrival) string {
+	m, _ := parseResponse(a)
+	id, _ := m["responseId"].(string)
+	return id
+}
+
+func sameResponseID(r *run) (string, bool) {
+	if len(r.arrivals) < 2 {
+		return fmt.Sprintf("%d submission(s): nothing to compare", len(r.arrivals)), false
+	}
+	first := responseID(r.arrivals[0])
+	for i, a := range r.arrivals[1:] {
+		if id := responseID(a); id != first || id == "" {
+			return fmt.Sprintf("submission %d has responseId %q, the first had %q", i+2, id, first), false
+		}
+	}
+	return "every submission has responseId " + first, true
+}
+
+func sameBytes(r *run) (string, bool) {
+	if len(r.arrivals) < 2 {
+		return fmt.Sprintf("%d submission(s): nothing to compare", len(r.arrivals)), false
+	}
+	for i, a := range r.arrivals[1:] {
+		if !bytes.Equal(a.Body, r.arrivals[0].Body) {
+			return fmt.Sprintf("submission %d differs from the first (%d bytes, first %d)", i+2, len(a.Body), len(r.arrivals[0].Body)), false
+		}
+	}
+	return fmt.Sprintf("%d submissions of the same %d bytes", len(r.arrivals), len(r.arrivals[0].Body)), true
+}
+
+func nothingSent(r *run) (string, bool) {
+	if n := len(r.arrivals); n > 0 {
+		return fmt.Sprintf("%d submission(s) reached the collector (first: %.200s)", n, r.arrivals[0].Body), false
+	}
+	return "nothing reached the collector", true
+}

@@ -1,0 +1,133 @@
+package transports
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+
+	"github.com/a2aproject/a2a-go/a2a"
+	"github.com/a2aproject/a2a-go/a2aclient"
+	mcpclient "github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
+	"github.com/agentqueryprotocol/aqp-go/bindings/https"
+	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
+	"github.com/agentqueryprotocol/aqp-go/core"
+	"github.com/agentqueryprotocol/aqp-go/core/respondent"
+)
+
+// Carriers are the carriers Fetch reads queries from, named as the binding that carries them.
+var Carriers = []string{https.Name, aqpmcp.Name, a2ab.Name}
+
+// Fetch does what an agent host does before it answers a query: it calls an application over a binding and takes
+// in the queries the reply carries — over https a GET whose reply carries them in AQP-Query headers, over mcp a
+// call of the tool server's first tool (no arguments) whose result carries them in _meta, over a2a a message/send
+// whose reply (a message or a task) carries them in its metadata. Every carried query goes through r's intake, so
+// an invalid or expired one, or one naming a destination r's policy refuses, comes back as a DropError with its
+// reason. hc dials the application (build it with respondent.Policy.Client). The error is a call that failed or
+// an unknown carrier.
+func Fetch(ctx context.Context, hc *http.Client, r *respondent.Respondent, carrier, url string) ([]*respondent.Query, []*respondent.DropError, error) {
+	switch carrier {
+	case https.Name:
+		return fetchHTTPS(ctx, hc, r, url)
+	case aqpmcp.Name:
+		return fetchMCP(ctx, hc, r, url)
+	case a2ab.Name:
+		return fetchA2A(ctx, hc, r, url)
+	}
+	return nil, nil, fmt.Errorf("unknown carrier %q: want one of %v", carrier, Carriers)
+}
+
+func fetchHTTPS(ctx context.Context, hc *http.Client, r *respondent.Respondent, url string) ([]*respondent.Query, []*respondent.DropError, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+	resp.Body.Close()
+	docs, perr := https.Queries(resp.Header)
+	var qs []*respondent.Query
+	var drops []*respondent.DropError
+	for i, doc := range docs {
+		q, err := r.Intake(fmt.Sprintf("%s header %d of GET %s", https.QueryHeader, i+1, url), core.CompactJSON(doc.Value))
+		if err != nil {
+			drops = append(drops, asDrop(err, url))
+			continue
+		}
+		qs = append(qs, q)
+	}
+	if perr != nil {
+		drops = append(drops, &respondent.DropError{Source: "GET " + url, Reason: "a carried query is not valid", Err: perr})
+	}
+	return qs, drops, nil
+}
+
+func asDrop(err error, source string) *respondent.DropError {
+	if d, ok := err.(*respondent.DropError); ok {
+		return d
+	}
+	return &respondent.DropError{Source: source, Reason: "not taken in", Err: err}
+}
+
+func fetchMCP(ctx context.Context, hc *http.Client, r *respondent.Respondent, url string) ([]*respondent.Query, []*respondent.DropError, error) {
+	tr, err := transport.NewStreamableHTTP(url, transport.WithHTTPBasicClient(hc))
+	if err != nil {
+		return nil, nil, err
+	}
+	cl := mcpclient.NewClient(tr)
+	defer cl.Close()
+	if err := cl.Start(ctx); err != nil {
+		return nil, nil, fmt.Errorf("connecting to the tool server %s: %w", url, err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	init.Params.ClientInfo = mcp.Implementation{Name: "aqp respondent", Version: "1"}
+	if _, err := cl.Initialize(ctx, init); err != nil {
+		return nil, nil, fmt.Errorf("initializing %s: %w", url, err)
+	}
+	tools, err := cl.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		return nil, nil, fmt.Errorf("listing the tools of %s: %w", url, err)
+	}
+	if len(tools.Tools) == 0 {
+		return nil, nil, fmt.Errorf("the tool server %s has no tools to call", url)
+	}
+	call := mcp.CallToolRequest{}
+	call.Params.Name = tools.Tools[0].Name
+	call.Params.Arguments = map[string]any{}
+	res, err := cl.CallTool(ctx, call)
+	if err != nil {
+		return nil, nil, fmt.Errorf("calling %s at %s: %w", call.Params.Name, url, err)
+	}
+	qs, drops := aqpmcp.Intake(r, "mcp tool result "+call.Params.Name, res)
+	return qs, drops, nil
+}
+
+func fetchA2A(ctx context.Context, hc *http.Client, r *respondent.Respondent, url string) ([]*respondent.Query, []*respondent.DropError, error) {
+	client, err := a2aclient.NewFromEndpoints(ctx, []a2a.AgentInterface{{Transport: a2a.TransportProtocolJSONRPC, URL: url}},
+		a2aclient.WithJSONRPCTransport(hc))
+	if err != nil {
+		return nil, nil, err
+	}
+	defer func() { _ = client.Destroy() }()
+	res, err := client.SendMessage(ctx, &a2a.MessageSendParams{Message: a2a.NewMessage(a2a.MessageRoleUser, a2a.TextPart{Text: "hello"})})
+	if err != nil {
+		return nil, nil, fmt.Errorf("message/send to %s: %w", url, err)
+	}
+	switch v := res.(type) {
+	case *a2a.Message:
+		qs, drops := a2ab.IntakeMessage(r, "a2a message "+v.ID, v)
+		return qs, drops, nil
+	case *a2a.Task:
+		qs, drops := a2ab.IntakeTask(r, "a2a task "+string(v.ID), v)
+		return qs, drops, nil
+	}
+	return nil, nil, fmt.Errorf("message/send to %s: the agent replied with a %T, neither a message nor a task", url, res)
+}
