@@ -15,5 +15,6 @@ catalogue (conformance/requirements.json), over each binding.`,
 		Args:    cobra.NoArgs,
 		RunE:    func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
+	cmd.AddCommand(newConformanceCollectorCmd())
 	return cmd
 }
