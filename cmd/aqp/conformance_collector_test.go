@@ -85,3 +85,33 @@ func TestConformanceCollectorAgainstServe(t *testing.T) {
 		}
 	}
 }
+
+// TestConformanceCollectorIssueCmd: --issue-cmd issues through a command given the draft on stdin — here
+// `aqp query create --draft /dev/stdin`, as a collector with another admin surface would be driven.
+func TestConformanceCollectorIssueCmd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the corpus with real waiting (about 10 s)")
+	}
+	data := t.TempDir()
+	p := startServe(t, nil, "--data-dir", data)
+	token, err := os.ReadFile(filepath.Join(data, "admin-token"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	issue := aqpBinary(t) + " query create --server " + p.url + " --draft /dev/stdin"
+	cmd := exec.Command(aqpBinary(t), "conformance", "collector", "--target", p.url, "--binding", "https", "--issue-cmd", issue)
+	cmd.Env = append(os.Environ(), "AQP_ADMIN_TOKEN="+strings.TrimSpace(string(token)))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("aqp conformance collector --issue-cmd: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "  https    45 pass   0 fail  10 skip") {
+		t.Errorf("want 45 passes and 10 skips over https:\n%s", out)
+	}
+	// A command that prints no request fails every scenario it runs, naming the cause.
+	cmd = exec.Command(aqpBinary(t), "conformance", "collector", "--target", p.url, "--binding", "https", "--issue-cmd", "cat >/dev/null; echo '{}'")
+	out, err = cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "the issued request has no queryId") {
+		t.Errorf("a broken --issue-cmd: err %v\n%s", err, out)
+	}
+}

@@ -1,6 +1,7 @@
 package runner_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"encoding/xml"
@@ -10,10 +11,12 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
 	"github.com/agentqueryprotocol/aqp-go/bindings/https/httpstest"
+	"github.com/agentqueryprotocol/aqp-go/conformance"
 	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
 	"github.com/agentqueryprotocol/aqp-go/conformance/runner"
 	"github.com/agentqueryprotocol/aqp-go/core"
@@ -146,5 +149,77 @@ func TestBrokenCollectorFailsExactlyItsRequirements(t *testing.T) {
 	}
 	if nf != 2 || ns != ju.Suites[0].Skipped || ns == 0 {
 		t.Errorf("junit.xml: %d failures, %d skipped cases; suite says %d skipped", nf, ns, ju.Suites[0].Skipped)
+	}
+}
+
+// dupBreaker is a Submitter that returns a duplicate's stored receipt with a space added: a collector whose
+// duplicate receipt is not byte-identical.
+type dupBreaker struct{ collector.Submitter }
+
+func (d dupBreaker) Submit(ctx context.Context, s collector.Submission) collector.Outcome {
+	out := d.Submitter.Submit(ctx, s)
+	if out.Duplicate && len(out.Receipt) > 0 {
+		out.Receipt = append(bytes.TrimSuffix(out.Receipt, []byte("}")), []byte(" }")...)
+	}
+	return out
+}
+
+type brokenHTTPS struct{ https.Binding }
+
+func (b brokenHTTPS) Handler(sub collector.Submitter) http.Handler {
+	return b.Binding.Handler(dupBreaker{sub})
+}
+
+// TestNonIdenticalDuplicateFailsExactlyTheDuplicateScenarios: a collector whose duplicate receipts differ from the
+// stored ones fails exactly the scenarios that expect sameReceiptAs (and that it can run), and nothing else.
+func TestNonIdenticalDuplicateFailsExactlyTheDuplicateScenarios(t *testing.T) {
+	svc, err := service.New(service.Config{
+		Collector:  collector.Config{Store: memory.New(), PublicURL: "http://collector.test", FailureLimit: collector.RateLimit{Disabled: true}},
+		Bindings:   []service.Binding{brokenHTTPS{}},
+		AdminToken: "admin",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(svc.Handler())
+	defer ts.Close()
+	b := runner.Binding{Name: spec.BindingHTTPS, Carries: httpstest.Carries,
+		Remote: func(u string) runner.Submitter { return httpstest.Remote(u, ts.Client()) }}
+	recs, err := runner.Run(context.Background(), runner.Options{
+		Target: ts.URL, Bindings: []runner.Binding{b},
+		Issue: func(ctx context.Context, draft []byte) ([]byte, error) {
+			return harness.IssueOverAdminAPI(ctx, ts.Client(), ts.URL, "admin", draft)
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := conformance.LoadScenarios(conformance.ScenarioFiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, f := range files {
+		for _, sc := range f.Scenarios {
+			if runner.SkipReason(sc, b) == "" && slices.ContainsFunc(sc.Steps, func(st conformance.Step) bool {
+				return st.Expect != nil && st.Expect.SameReceiptAs != ""
+			}) {
+				want = append(want, sc.Name)
+			}
+		}
+	}
+	var failed []string
+	for _, r := range recs {
+		if r.Status == runner.Fail {
+			failed = append(failed, r.Scenario)
+			if !strings.Contains(r.Evidence, "differs from") {
+				t.Errorf("%s: evidence %q does not say the receipt differs", r.Scenario, r.Evidence)
+			}
+		}
+	}
+	sort.Strings(failed)
+	sort.Strings(want)
+	if len(want) == 0 || !slices.Equal(failed, want) {
+		t.Errorf("failed %v, want %v", failed, want)
 	}
 }
