@@ -11,10 +11,11 @@ func newConformanceCmd() *cobra.Command {
 		Short: "Check an AQP implementation against the conformance corpus",
 		Long: `Check an AQP implementation — this one or another — against the conformance corpus and the requirements
 catalogue (conformance/requirements.json), over each binding.`,
-		Example: `  aqp conformance --help`,
-		Args:    cobra.NoArgs,
-		RunE:    func(cmd *cobra.Command, args []string) error { return cmd.Help() },
+		Example: `  aqp conformance collector --target http://127.0.0.1:8080 --admin-token "$AQP_ADMIN_TOKEN" --binding all
+  aqp conformance respondent --binding all -- aqp respond --from {url} --carrier {binding} --answer-text yes --allow-http-loopback`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newConformanceRespondentCmd())
+	cmd.AddCommand(newConformanceCollectorCmd(), newConformanceRespondentCmd())
 	return cmd
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
 	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
 	"github.com/agentqueryprotocol/aqp-go/service"
+	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
 // Carries lists the scenario requirements this binding's transport can carry: none, since a DataPart's data is a
@@ -40,25 +41,42 @@ func Target(env *harness.Env) (harness.Target, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &a2aTarget{ts: httptest.NewServer(svc.Handler())}, nil
+	ts := httptest.NewServer(svc.Handler())
+	return &a2aTarget{Submitter: Remote(ts.URL, ts.Client()), ts: ts}, nil
 }
 
 type a2aTarget struct {
+	*Submitter
 	ts *httptest.Server
-	n  atomic.Int64
 }
 
 func (t *a2aTarget) Issue(ctx context.Context, draft []byte) ([]byte, error) {
 	return harness.IssueOverAdminAPI(ctx, t.ts.Client(), t.ts.URL, harnessAdminToken, draft)
 }
 
+func (t *a2aTarget) Close() { t.ts.Close() }
+
+// Submitter submits responses over this binding to a collector at a base URL — the local scenario target's or any
+// running collector's (`aqp conformance collector`) — alternating message/send and message/stream, and checks the
+// wire form against the binding's table.
+type Submitter struct {
+	base string
+	hc   *http.Client
+	n    atomic.Int64
+}
+
+// Remote submits to the collector whose base URL is baseURL (the binding's pinned path is appended) with hc.
+func Remote(baseURL string, hc *http.Client) *Submitter {
+	return &Submitter{base: strings.TrimSuffix(baseURL, "/"), hc: hc}
+}
+
 // Submit sends the body verbatim as the data of the AQP response part and checks the reply's wire form.
-func (t *a2aTarget) Submit(ctx context.Context, body []byte, auth string) (harness.Result, error) {
+func (t *Submitter) Submit(ctx context.Context, body []byte, auth string) (harness.Result, error) {
 	method := a2ab.SendMethod
 	if t.n.Add(1)%2 == 0 {
 		method = a2ab.StreamMethod
 	}
-	reply, err := Call(ctx, t.ts.Client(), t.ts.URL+"/a2a", auth, method, SendParams(body))
+	reply, err := Call(ctx, t.hc, t.base+spec.A2APath, auth, method, SendParams(body))
 	if err != nil {
 		return harness.Result{}, err
 	}
@@ -90,8 +108,6 @@ func (t *a2aTarget) Submit(ctx context.Context, body []byte, auth string) (harne
 	}
 	return harness.Result{Receipt: receipt}, nil
 }
-
-func (t *a2aTarget) Close() { t.ts.Close() }
 
 // SendParams is MessageSendParams whose one part is the AQP response, its data the body's exact bytes.
 func SendParams(body []byte) []byte {

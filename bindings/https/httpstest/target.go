@@ -17,6 +17,7 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/service"
+	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
 // Carries lists the scenario requirements (conformance.Requires*) this binding's transport can carry.
@@ -36,19 +37,37 @@ func Target(env *harness.Env) (harness.Target, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &httpsTarget{ts: httptest.NewServer(svc.Handler())}, nil
+	ts := httptest.NewServer(svc.Handler())
+	return &httpsTarget{Submitter: Remote(ts.URL, ts.Client()), ts: ts}, nil
 }
 
-type httpsTarget struct{ ts *httptest.Server }
+type httpsTarget struct {
+	*Submitter
+	ts *httptest.Server
+}
 
 func (t *httpsTarget) Issue(ctx context.Context, draft []byte) ([]byte, error) {
 	return harness.IssueOverAdminAPI(ctx, t.ts.Client(), t.ts.URL, harnessAdminToken, draft)
 }
 
+func (t *httpsTarget) Close() { t.ts.Close() }
+
+// Submitter submits responses over this binding to a collector at a base URL — the local scenario target's or any
+// running collector's (`aqp conformance collector`) — checking the wire form against the binding's table.
+type Submitter struct {
+	base string
+	hc   *http.Client
+}
+
+// Remote submits to the collector whose base URL is baseURL (the binding's pinned path is appended) with hc.
+func Remote(baseURL string, hc *http.Client) *Submitter {
+	return &Submitter{base: strings.TrimSuffix(baseURL, "/"), hc: hc}
+}
+
 // Submit delivers with the binding's own client and checks the wire form against the binding's table.
-func (t *httpsTarget) Submit(ctx context.Context, body []byte, auth string) (harness.Result, error) {
-	client := &https.Client{HTTP: t.ts.Client()}
-	reply, err := client.Post(ctx, t.ts.URL+"/aqp/v1/responses", auth, body)
+func (t *Submitter) Submit(ctx context.Context, body []byte, auth string) (harness.Result, error) {
+	client := &https.Client{HTTP: t.hc}
+	reply, err := client.Post(ctx, t.base+spec.HTTPSPath, auth, body)
 	if err != nil {
 		return harness.Result{}, err
 	}
@@ -82,5 +101,3 @@ func (t *httpsTarget) Submit(ctx context.Context, body []byte, auth string) (har
 	}
 	return harness.Result{Receipt: reply.Receipt}, nil
 }
-
-func (t *httpsTarget) Close() { t.ts.Close() }

@@ -8,7 +8,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
+	"strings"
 
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
 	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
@@ -34,19 +36,37 @@ func Target(env *harness.Env) (harness.Target, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &mcpTarget{ts: httptest.NewServer(svc.Handler())}, nil
+	ts := httptest.NewServer(svc.Handler())
+	return &mcpTarget{Submitter: Remote(ts.URL, ts.Client()), ts: ts}, nil
 }
 
-type mcpTarget struct{ ts *httptest.Server }
+type mcpTarget struct {
+	*Submitter
+	ts *httptest.Server
+}
 
 func (t *mcpTarget) Issue(ctx context.Context, draft []byte) ([]byte, error) {
 	return harness.IssueOverAdminAPI(ctx, t.ts.Client(), t.ts.URL, harnessAdminToken, draft)
 }
 
+func (t *mcpTarget) Close() { t.ts.Close() }
+
+// Submitter submits responses over this binding to a collector at a base URL — the local scenario target's or any
+// running collector's (`aqp conformance collector`) — checking the wire form against the binding's table.
+type Submitter struct {
+	base string
+	hc   *http.Client
+}
+
+// Remote submits to the collector whose base URL is baseURL (the binding's pinned path is appended) with hc.
+func Remote(baseURL string, hc *http.Client) *Submitter {
+	return &Submitter{base: strings.TrimSuffix(baseURL, "/"), hc: hc}
+}
+
 // Submit delivers with the binding's own client and checks the wire form against the binding's table.
-func (t *mcpTarget) Submit(ctx context.Context, body []byte, auth string) (harness.Result, error) {
-	client := &aqpmcp.Client{HTTP: t.ts.Client()}
-	reply, err := client.Call(ctx, t.ts.URL+spec.MCPPath, spec.MCPOperation, auth, body)
+func (t *Submitter) Submit(ctx context.Context, body []byte, auth string) (harness.Result, error) {
+	client := &aqpmcp.Client{HTTP: t.hc}
+	reply, err := client.Call(ctx, t.base+spec.MCPPath, spec.MCPOperation, auth, body)
 	if err != nil {
 		return harness.Result{}, err
 	}
@@ -84,5 +104,3 @@ func (t *mcpTarget) Submit(ctx context.Context, body []byte, auth string) (harne
 	}
 	return harness.Result{Receipt: reply.Receipt}, nil
 }
-
-func (t *mcpTarget) Close() { t.ts.Close() }

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os/exec"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentqueryprotocol/aqp-go/bindings/a2a/a2atest"
+	"github.com/agentqueryprotocol/aqp-go/bindings/https/httpstest"
+	"github.com/agentqueryprotocol/aqp-go/bindings/mcp/mcptest"
+	"github.com/agentqueryprotocol/aqp-go/conformance"
+	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
+	"github.com/agentqueryprotocol/aqp-go/conformance/runner"
+	"github.com/agentqueryprotocol/aqp-go/spec"
+)
+
+// runnerBindings are the bindings `aqp conformance collector` can check, each with its conformance target's
+// wire-checking submitter.
+func runnerBindings(hc *http.Client) []runner.Binding {
+	return []runner.Binding{
+		{Name: spec.BindingHTTPS, Carries: httpstest.Carries, Remote: func(u string) runner.Submitter { return httpstest.Remote(u, hc) }},
+		{Name: spec.BindingMCP, Carries: mcptest.Carries, Remote: func(u string) runner.Submitter { return mcptest.Remote(u, hc) }},
+		{Name: spec.BindingA2A, Carries: a2atest.Carries, Remote: func(u string) runner.Submitter { return a2atest.Remote(u, hc) }},
+	}
+}
+
+type conformanceCollectorOptions struct {
+	target, binding, adminToken, issueCmd, reportDir string
+}
+
+func newConformanceCollectorCmd() *cobra.Command {
+	var o conformanceCollectorOptions
+	cmd := &cobra.Command{
+		Use:   "collector --target URL (--admin-token T | --issue-cmd CMD)",
+		Short: "Run the collector scenarios against a running collector",
+		Long: `Run the collector scenario corpus against a running collector, ours or another's, over each binding.
+
+Queries are issued through the admin API (--admin-token, POST /admin/v1/queries) or by a shell command
+(--issue-cmd) that reads the QueryDraft on stdin and prints the QueryRequest JSON. The scenarios' fixed queryIds and
+timestamps are mapped onto the collector's; scenarios that move the clock give their queries a short ttlSeconds and
+really wait (a few seconds each); scenarios that need what a running collector does not offer (a failing store,
+continuation rules, a rate limit, the clock exactly at expiry) are skipped with the reason.
+
+Exit status: 0 every check that ran passed, 1 a check failed or the run could not start, 2 usage error.`,
+		Example: `  aqp conformance collector --target http://127.0.0.1:8080 --admin-token "$(cat aqp-data/admin-token)"
+  aqp conformance collector --target http://127.0.0.1:8080 --binding mcp --issue-cmd './issue.sh' --report-dir out`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runConformanceCollector(cmd, o) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.target, "target", "", "the collector's base URL (required)")
+	f.StringVar(&o.binding, "binding", "all", "binding to check: https, mcp, a2a or all")
+	f.StringVar(&o.adminToken, "admin-token", "", "the collector's admin token, to issue queries through its admin API (one of this and --issue-cmd is required)")
+	f.StringVar(&o.issueCmd, "issue-cmd", "", "shell command that reads a QueryDraft on stdin and prints the QueryRequest JSON (one of this and --admin-token is required)")
+	f.StringVar(&o.reportDir, "report-dir", "", "directory for report.json and junit.xml (default: no report files)")
+	_ = cmd.RegisterFlagCompletionFunc("binding", completeWords("https", "mcp", "a2a", "all"))
+	_ = cmd.MarkFlagDirname("report-dir")
+	return cmd
+}
+
+func runConformanceCollector(cmd *cobra.Command, o conformanceCollectorOptions) error {
+	if o.target == "" {
+		return usageError("--target is required: the collector's base URL")
+	}
+	if (o.adminToken == "") == (o.issueCmd == "") {
+		return usageError("give exactly one of --admin-token and --issue-cmd, to say how queries are issued")
+	}
+	hc := &http.Client{Timeout: 30 * time.Second}
+	var bindings []runner.Binding
+	for _, b := range runnerBindings(hc) {
+		if o.binding == "all" || o.binding == b.Name {
+			bindings = append(bindings, b)
+		}
+	}
+	if len(bindings) == 0 {
+		return usageError("--binding must be https, mcp, a2a or all, not %q", o.binding)
+	}
+	issue := func(ctx context.Context, draft []byte) ([]byte, error) {
+		return harness.IssueOverAdminAPI(ctx, hc, o.target, o.adminToken, draft)
+	}
+	if o.issueCmd != "" {
+		issue = func(ctx context.Context, draft []byte) ([]byte, error) {
+			c := exec.CommandContext(ctx, "sh", "-c", o.issueCmd)
+			var stderr bytes.Buffer
+			c.Stdin, c.Stderr = bytes.NewReader(draft), &stderr
+			out, err := c.Output()
+			if err != nil {
+				return nil, fmt.Errorf("--issue-cmd: %v: %s", err, bytes.TrimSpace(stderr.Bytes()))
+			}
+			return bytes.TrimSpace(out), nil
+		}
+	}
+	out := cmd.OutOrStdout()
+	recs, err := runner.Run(cmd.Context(), runner.Options{Target: o.target, Bindings: bindings, Issue: issue, Progress: out})
+	if err != nil {
+		return err
+	}
+	catalogue, err := conformance.LoadRequirements()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(out)
+	runner.Summary(out, recs, catalogue)
+	if o.reportDir != "" {
+		if err := runner.WriteReports(o.reportDir, o.target, recs); err != nil {
+			return fmt.Errorf("--report-dir: %w", err)
+		}
+		fmt.Fprintf(out, "reports: %s/report.json, %s/junit.xml\n", o.reportDir, o.reportDir)
+	}
+	if failed := runner.FailedRequirements(recs); len(failed) > 0 || hasFail(recs) {
+		fmt.Fprintf(cmd.ErrOrStderr(), "failed requirements: %v\n", failed)
+		return errors.New("the collector failed conformance checks")
+	}
+	return nil
+}
+
+func hasFail(recs []runner.Record) bool {
+	for _, r := range recs {
+		if r.Status == runner.Fail {
+			return true
+		}
+	}
+	return false
+}

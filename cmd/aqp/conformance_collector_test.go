@@ -1,0 +1,117 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// TestConformanceCollectorAgainstServe: `aqp conformance collector --binding all` against a real `aqp serve`
+// passes every scenario it runs over each binding, and skips exactly the scenarios that need control of the
+// collector (or a raw body the binding cannot carry).
+func TestConformanceCollectorAgainstServe(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the corpus with real waiting (about 25 s)")
+	}
+	data := t.TempDir()
+	p := startServe(t, nil, "--data-dir", data)
+	token, err := os.ReadFile(filepath.Join(data, "admin-token"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reports := t.TempDir()
+	cmd := exec.Command(aqpBinary(t), "conformance", "collector", "--target", p.url, "--binding", "all",
+		"--admin-token", strings.TrimSpace(string(token)), "--report-dir", reports)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("aqp conformance collector: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "by level:") || !strings.Contains(string(out), "by binding:") {
+		t.Errorf("no summary by level and binding:\n%s", out)
+	}
+	b, err := os.ReadFile(filepath.Join(reports, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Checks []struct {
+			Scenario, Binding, Status string
+		} `json:"checks"`
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	control := []string{
+		"collector/continuation/identical-on-duplicates",
+		"collector/continuation/is-answerable-with-its-own-capability",
+		"collector/continuation/issued-on-matching-answer",
+		"collector/continuation/none-when-no-rule-matches",
+		"collector/continuation/not-on-rejections",
+		"collector/expired/at-expiry-is-still-open",
+		"collector/rate_limited/burst-exceeded",
+		"collector/rate_limited/duplicate-always-gets-its-stored-receipt",
+		"collector/rate_limited/wrong-capability-spends-no-query-budget",
+		"collector/unavailable/store-down",
+	}
+	skipped, passed := map[string][]string{}, map[string]int{}
+	for _, c := range rep.Checks {
+		switch c.Status {
+		case "skip":
+			skipped[c.Binding] = append(skipped[c.Binding], c.Scenario)
+		case "pass":
+			passed[c.Binding]++
+		default:
+			t.Errorf("%s over %s: %s", c.Scenario, c.Binding, c.Status)
+		}
+	}
+	for _, bnd := range []string{"https", "mcp", "a2a"} {
+		want := slices.Clone(control)
+		if bnd != "https" {
+			want = append(want, "collector/problem/not-json") // a raw body: MCP and A2A carry an object
+		}
+		sort.Strings(want)
+		got := skipped[bnd]
+		sort.Strings(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s skipped %v, want %v", bnd, got, want)
+		}
+		if passed[bnd] == 0 {
+			t.Errorf("%s passed nothing", bnd)
+		}
+	}
+}
+
+// TestConformanceCollectorIssueCmd: --issue-cmd issues through a command given the draft on stdin — here
+// `aqp query create --draft /dev/stdin`, as a collector with another admin surface would be driven.
+func TestConformanceCollectorIssueCmd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the corpus with real waiting (about 10 s)")
+	}
+	data := t.TempDir()
+	p := startServe(t, nil, "--data-dir", data)
+	token, err := os.ReadFile(filepath.Join(data, "admin-token"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	issue := aqpBinary(t) + " query create --server " + p.url + " --draft /dev/stdin"
+	cmd := exec.Command(aqpBinary(t), "conformance", "collector", "--target", p.url, "--binding", "https", "--issue-cmd", issue)
+	cmd.Env = append(os.Environ(), "AQP_ADMIN_TOKEN="+strings.TrimSpace(string(token)))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("aqp conformance collector --issue-cmd: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "  https    45 pass   0 fail  10 skip") {
+		t.Errorf("want 45 passes and 10 skips over https:\n%s", out)
+	}
+	// A command that prints no request fails every scenario it runs, naming the cause.
+	cmd = exec.Command(aqpBinary(t), "conformance", "collector", "--target", p.url, "--binding", "https", "--issue-cmd", "cat >/dev/null; echo '{}'")
+	out, err = cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "the issued request has no queryId") {
+		t.Errorf("a broken --issue-cmd: err %v\n%s", err, out)
+	}
+}

@@ -1,0 +1,366 @@
+// Package runner runs the collector scenario corpus against any running collector — ours or another's — over the
+// bindings the caller hands it (it imports no binding: `aqp conformance collector` passes in each binding's
+// submitter from its test package). A remote collector's clock, ids, store and rules cannot be set, so each
+// scenario runs through harness.Run with a remote target that maps the scenario's fixed queryIds to the issued ones
+// and its timestamps to the collector's clock, moves time by really waiting (with short TTLs), and checks every
+// expectation except byte-identity to core; scenarios that need control the collector does not offer are skipped
+// with the reason.
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentqueryprotocol/aqp-go/conformance"
+	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
+	"github.com/agentqueryprotocol/aqp-go/core"
+	"github.com/agentqueryprotocol/aqp-go/core/collector"
+)
+
+// Submitter submits one response body with an Authorization header value over a binding and returns what came
+// back, having checked the binding's wire form (httpstest.Remote, mcptest.Remote, a2atest.Remote).
+type Submitter interface {
+	Submit(ctx context.Context, body []byte, authorization string) (harness.Result, error)
+}
+
+// Binding is one binding the runner drives.
+type Binding struct {
+	// Name is the binding's name (https, mcp, a2a).
+	Name string
+	// Carries lists the scenario requirements (conformance.Requires*) the binding's transport can carry.
+	Carries []string
+	// Remote returns a submitter to the collector at baseURL.
+	Remote func(baseURL string) Submitter
+}
+
+// Issuer issues a QueryDraft at the collector under test and returns the QueryRequest JSON.
+type Issuer func(ctx context.Context, draft []byte) ([]byte, error)
+
+// RealTTL is the ttlSeconds a scenario that moves the clock gives its queries, so that expiry can be reached by
+// really waiting: such a scenario takes at most RealTTL plus one second of waiting.
+const RealTTL = 3 * time.Second
+
+// Options configure a run.
+type Options struct {
+	// Target is the collector's base URL.
+	Target string
+	// Bindings are the bindings to run every scenario over, in order.
+	Bindings []Binding
+	// Issue issues the scenarios' queries.
+	Issue Issuer
+	// Progress, when set, gets one line per scenario and binding as the run goes.
+	Progress io.Writer
+	// Files are the scenarios; nil means the embedded corpus.
+	Files []conformance.ScenarioFile
+}
+
+// Status is a check's verdict.
+type Status string
+
+// The verdicts.
+const (
+	Pass Status = "pass"
+	Fail Status = "fail"
+	Skip Status = "skip"
+)
+
+// Record is one check: one scenario over one binding.
+type Record struct {
+	// Scenario is the scenario's name and File the corpus file holding it.
+	Scenario string `json:"scenario"`
+	File     string `json:"file"`
+	// Requirements are the catalogue ids the scenario proves.
+	Requirements []string `json:"requirements"`
+	// Binding is the binding it ran over.
+	Binding string `json:"binding"`
+	// Status is pass, fail or skip.
+	Status Status `json:"status"`
+	// Evidence says why: the failed step and what differed, or why the scenario was skipped; for a scenario
+	// that waited, how long.
+	Evidence string `json:"evidence,omitempty"`
+	// Seconds is how long the check took.
+	Seconds float64 `json:"seconds"`
+}
+
+// Run runs every scenario over every binding and returns one record per check. The error is for a run that could
+// not start (no scenarios, no binding); a failing check is a record, not an error.
+func Run(ctx context.Context, opts Options) ([]Record, error) {
+	if len(opts.Bindings) == 0 || opts.Issue == nil || opts.Target == "" {
+		return nil, errors.New("runner: Target, Bindings and Issue are required")
+	}
+	files := opts.Files
+	if files == nil {
+		var err error
+		if files, err = conformance.LoadScenarios(conformance.ScenarioFiles); err != nil {
+			return nil, err
+		}
+	}
+	var out []Record
+	for _, b := range opts.Bindings {
+		sub := b.Remote(opts.Target)
+		for _, f := range files {
+			for _, sc := range f.Scenarios {
+				start := time.Now()
+				rec := Record{Scenario: sc.Name, File: f.Path, Requirements: sc.Requirements, Binding: b.Name}
+				if rec.Requirements == nil {
+					rec.Requirements = []string{}
+				}
+				if reason := SkipReason(sc, b); reason != "" {
+					rec.Status, rec.Evidence = Skip, reason
+				} else if err := runOne(ctx, sc, opts.Issue, sub); err != nil {
+					rec.Status, rec.Evidence = Fail, err.Error()
+				} else {
+					rec.Status = Pass
+					if waits(sc) {
+						rec.Evidence = fmt.Sprintf("moved the clock by really waiting (ttlSeconds %d): %.1f s", int(RealTTL/time.Second), time.Since(start).Seconds())
+					}
+				}
+				rec.Seconds = time.Since(start).Seconds()
+				if opts.Progress != nil {
+					fmt.Fprintf(opts.Progress, "%-4s %-5s %s", strings.ToUpper(string(rec.Status)), b.Name, sc.Name)
+					if rec.Status != Pass && rec.Evidence != "" {
+						fmt.Fprintf(opts.Progress, ": %s", firstLine(rec.Evidence))
+					}
+					fmt.Fprintln(opts.Progress)
+				}
+				out = append(out, rec)
+			}
+		}
+	}
+	return out, nil
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// SkipReason says why a scenario cannot run against a collector the runner does not control over binding b, or
+// "" when it can.
+func SkipReason(sc conformance.Scenario, b Binding) string {
+	for _, r := range sc.Requires {
+		if !slices.Contains(b.Carries, r) {
+			return fmt.Sprintf("not carried by the %s binding: the scenario requires %q", b.Name, r)
+		}
+	}
+	if len(sc.Rules) > 0 {
+		return "needs the collector's continuation rules set to the scenario's"
+	}
+	if sc.RateLimit != nil {
+		return "needs the collector's rate limit set to the scenario's"
+	}
+	ttl, issued, clock := -1.0, false, 0.0
+	for _, st := range sc.Steps {
+		switch st.Do {
+		case "storeFails":
+			return "needs the collector's store made to fail"
+		case "issue":
+			if issued && clock > 0 {
+				return "issues a query after moving the clock"
+			}
+			t := draftTTL(st.Draft)
+			if ttl >= 0 && t != ttl && waits(sc) {
+				return "moves the clock over queries of different ttlSeconds"
+			}
+			ttl, issued = t, true
+		case "advance":
+			clock += st.Seconds
+			if clock == ttl {
+				return "needs the collector's clock exactly at expiresAt, which real waiting cannot hit"
+			}
+		}
+	}
+	return ""
+}
+
+// waits reports whether a scenario moves the clock.
+func waits(sc conformance.Scenario) bool {
+	return slices.ContainsFunc(sc.Steps, func(st conformance.Step) bool { return st.Do == "advance" })
+}
+
+// draftTTL is a draft's ttlSeconds, or the default the scenarios are written against.
+func draftTTL(draft []byte) float64 {
+	var d struct {
+		TTL *float64 `json:"ttlSeconds"`
+	}
+	if json.Unmarshal(draft, &d) == nil && d.TTL != nil {
+		return *d.TTL
+	}
+	return collector.DefaultTTLSeconds
+}
+
+// runOne plays one scenario through harness.Run with a remote target.
+func runOne(ctx context.Context, sc conformance.Scenario, issue Issuer, sub Submitter) error {
+	start, err := core.ParseDateTime(sc.Start)
+	if err != nil {
+		return err
+	}
+	_, err = harness.Run(ctx, sc, func(env *harness.Env) (harness.Target, error) {
+		return &remote{sc: sc, env: env, issue: issue, sub: sub, scStart: start, scaled: waits(sc), ids: map[string]string{}}, nil
+	})
+	return err
+}
+
+// remote is a harness.Target over a collector the runner does not control. The harness sees the scenario's
+// world: issued requests and receipts carry the scenario's queryIds; on the wire, bodies carry the collector's
+// queryIds and timestamps mapped onto its clock.
+type remote struct {
+	sc      conformance.Scenario
+	env     *harness.Env
+	issue   Issuer
+	sub     Submitter
+	scStart time.Time
+	scaled  bool // the scenario moves the clock: its queries get RealTTL and its time is compressed
+	ttl     time.Duration
+
+	mu         sync.Mutex
+	n          int               // queries issued
+	ids        map[string]string // scenario queryId (lower case) -> issued queryId
+	realIssue  time.Time         // the collector's createdAt of the first query
+	localIssue time.Time         // the runner's clock when it came back
+	scIssue    time.Time         // the scenario's clock at the first issue
+}
+
+func (r *remote) Issue(ctx context.Context, draft []byte) ([]byte, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.n >= len(r.sc.QueryIDs) {
+		return nil, fmt.Errorf("the scenario lists %d queryIds and issues more queries", len(r.sc.QueryIDs))
+	}
+	if r.n == 0 {
+		r.ttl = time.Duration(draftTTL(draft) * float64(time.Second))
+	}
+	if r.scaled {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(draft, &m); err != nil {
+			return nil, fmt.Errorf("draft: %w", err)
+		}
+		m["ttlSeconds"] = json.RawMessage(fmt.Sprint(int(RealTTL / time.Second)))
+		draft, _ = json.Marshal(m)
+	}
+	req, err := r.issue(ctx, draft)
+	if err != nil {
+		return nil, fmt.Errorf("issuing the query: %w", err)
+	}
+	var q struct {
+		QueryID   string `json:"queryId"`
+		ExpiresAt string `json:"expiresAt"`
+	}
+	if err := json.Unmarshal(req, &q); err != nil || q.QueryID == "" {
+		return nil, fmt.Errorf("the issued request has no queryId: %s", req)
+	}
+	if r.n == 0 {
+		// A request carries expiresAt, not its creation: the collector's issue time is expiresAt less the ttl asked.
+		t, err := core.ParseDateTime(q.ExpiresAt)
+		if err != nil {
+			return nil, fmt.Errorf("the issued request's expiresAt: %w", err)
+		}
+		ttl := r.ttl
+		if r.scaled {
+			ttl = RealTTL
+		}
+		r.realIssue, r.localIssue, r.scIssue = t.Add(-ttl), time.Now(), r.env.Clock.Now()
+	}
+	scID := strings.ToLower(r.sc.QueryIDs[r.n])
+	r.n++
+	r.ids[scID] = strings.ToLower(q.QueryID)
+	return replaceFold(req, q.QueryID, scID), nil
+}
+
+func (r *remote) Submit(ctx context.Context, body []byte, auth string) (harness.Result, error) {
+	r.mu.Lock()
+	if !r.localIssue.IsZero() {
+		wait := time.Until(r.localIssue.Add(r.shift(r.env.Clock.Now().Sub(r.scIssue))))
+		if wait > 0 {
+			r.mu.Unlock()
+			select {
+			case <-ctx.Done():
+				return harness.Result{}, ctx.Err()
+			case <-time.After(wait):
+			}
+			r.mu.Lock()
+		}
+	}
+	wire := r.rewrite(body)
+	ids := r.ids
+	r.mu.Unlock()
+	res, err := r.sub.Submit(ctx, wire, auth)
+	if err != nil {
+		return res, err
+	}
+	for sc, real := range ids {
+		res.Receipt = replaceFold(res.Receipt, real, sc)
+	}
+	return res, nil
+}
+
+func (r *remote) Close() {}
+
+// shift maps a scenario duration since the first issue onto the collector's: unchanged, or for a scenario that
+// moves the clock, the query's lifetime compressed into RealTTL and anything past expiry at most a second past it.
+func (r *remote) shift(x time.Duration) time.Duration {
+	if !r.scaled || x <= 0 || r.ttl <= 0 {
+		return x
+	}
+	if x <= r.ttl {
+		return time.Duration(float64(x) * float64(RealTTL) / float64(r.ttl))
+	}
+	return RealTTL + min(x-r.ttl, time.Second)
+}
+
+var (
+	uuidText     = regexp.MustCompile(`[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}`)
+	dateTimeText = regexp.MustCompile(`"(\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2}))"`)
+)
+
+// rewrite maps a scenario body onto the collector: each scenario queryId becomes the issued one in the case the
+// scenario wrote it, each date-time the same distance from the collector's issue time as it was from the
+// scenario's. Everything else stays byte for byte, so canonical-form scenarios keep their spelling.
+func (r *remote) rewrite(body []byte) []byte {
+	out := uuidText.ReplaceAllFunc(body, func(m []byte) []byte {
+		real, ok := r.ids[strings.ToLower(string(m))]
+		if !ok {
+			return m
+		}
+		if string(m) == strings.ToUpper(string(m)) {
+			return []byte(strings.ToUpper(real))
+		}
+		return []byte(real)
+	})
+	if r.realIssue.IsZero() {
+		return out
+	}
+	return dateTimeText.ReplaceAllFunc(out, func(m []byte) []byte {
+		text := string(m[1 : len(m)-1])
+		t, err := core.ParseDateTime(text)
+		if err != nil {
+			return m
+		}
+		nt := r.realIssue.Add(r.shift(t.Sub(r.scIssue))).Round(time.Millisecond)
+		layout := "2006-01-02T15:04:05"
+		if strings.Contains(text, ".") || nt.Nanosecond() != 0 {
+			layout += ".000"
+		}
+		if last := text[len(text)-1]; last == 'Z' || last == 'z' {
+			return []byte(`"` + nt.UTC().Format(layout+"Z") + `"`)
+		}
+		return []byte(`"` + nt.In(t.Location()).Format(layout+"-07:00") + `"`)
+	})
+}
+
+// replaceFold replaces every occurrence of old, in any case, with repl.
+func replaceFold(b []byte, old, repl string) []byte {
+	if b == nil || old == "" {
+		return b
+	}
+	re := regexp.MustCompile(`(?i)` + regexp.QuoteMeta(old))
+	return re.ReplaceAllLiteral(b, []byte(repl))
+}
