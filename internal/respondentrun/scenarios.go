@@ -53,7 +53,7 @@ var Scenarios = []Scenario{
 		{"the retry has the same responseId", []string{"AQP-RESP-RETRY"}, sameResponseID},
 		{"the retry has the same bytes", []string{"AQP-RESP-RETRY"}, sameBytes},
 	}},
-	{Name: "expired", ConsentMode: "not_required", Expired: true, Checks: []Check{
+	{Name: "expired-query", ConsentMode: "not_required", Expired: true, Checks: []Check{
 		{"nothing is sent for an expired query", []string{"AQP-RESP-VALIDATE"}, nothingSent},
 	}},
 	{Name: "unauthorised-destination", ConsentMode: "not_required", Unauthorised: true, Checks: []Check{
