@@ -1,10 +1,11 @@
-// Package servertest is what the HTTP tests of the service and of the HTTPS binding share: a collector composed as
-// `aqp serve` composes it on a loopback test server, a request helper, and the query and response they exchange.
-// It is for tests only; nothing in the module's programs imports it.
+// Package servertest is what the HTTP tests share: a collector composed as `aqp serve` composes it on a loopback
+// test server, a request helper, the query and response they exchange, and the local scenario target every
+// binding's conformance package builds. It is for tests only; no program of the module imports it.
 package servertest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
+	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
 	"github.com/agentqueryprotocol/aqp-go/service"
 )
@@ -79,3 +81,42 @@ func ResponseFor(queryID string) []byte {
 	return []byte(`{"protocolVersion":"2026-07-30","responseId":"0198c7d0-2180-7729-b005-d33c99fc7452","queryId":"` + queryID + `",
 "subject":{"kind":"task","id":"t1"},"respondent":{"kind":"agent","provenance":"direct"},"answer":true,"createdAt":"2026-01-01T00:00:00Z"}`)
 }
+
+// Submitter is what a binding's conformance package submits with: its wire-checking client against a base URL.
+type Submitter interface {
+	Submit(ctx context.Context, body []byte, authorization string) (harness.Result, error)
+}
+
+// Target is the local scenario target every binding's conformance package builds the same way: the scenario's
+// collector composed as `aqp serve` composes it (HTTPS first, so a continuation's default binding is the core
+// target's, then the binding's own), on a loopback server; queries issued through the admin API, responses
+// submitted by the binding's Submitter against the server's URL. The collector keeps the scenario's PublicURL, so
+// delivery endpoints and receipts are the core target's.
+func Target(env *harness.Env, binding service.Binding, remote func(baseURL string, hc *http.Client) Submitter) (harness.Target, error) {
+	cfg := env.Config
+	cfg.Endpoints = nil
+	bindings := []service.Binding{https.Binding{}}
+	if binding.Endpoint().Binding != https.Name {
+		bindings = append(bindings, binding)
+	}
+	svc, err := service.New(service.Config{Collector: cfg, Bindings: bindings, AdminToken: harnessAdminToken})
+	if err != nil {
+		return nil, err
+	}
+	ts := httptest.NewServer(svc.Handler())
+	return &localTarget{Submitter: remote(ts.URL, ts.Client()), ts: ts}, nil
+}
+
+// harnessAdminToken is the admin token of the scenario targets' collectors.
+const harnessAdminToken = "harness-admin-token"
+
+type localTarget struct {
+	Submitter
+	ts *httptest.Server
+}
+
+func (t *localTarget) Issue(ctx context.Context, draft []byte) ([]byte, error) {
+	return harness.IssueOverAdminAPI(ctx, t.ts.Client(), t.ts.URL, harnessAdminToken, draft)
+}
+
+func (t *localTarget) Close() { t.ts.Close() }

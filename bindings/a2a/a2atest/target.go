@@ -13,14 +13,12 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 
 	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
-	"github.com/agentqueryprotocol/aqp-go/bindings/https"
 	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
-	"github.com/agentqueryprotocol/aqp-go/service"
+	"github.com/agentqueryprotocol/aqp-go/internal/servertest"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
@@ -28,33 +26,14 @@ import (
 // JSON object.
 var Carries []string
 
-// harnessAdminToken is the admin token of the harness's collectors.
-const harnessAdminToken = "harness-admin-token"
-
 // Target reaches the scenario's collector over a loopback server composed as `aqp serve` composes it (HTTPS
 // first, so a continuation's default binding is the core target's): queries
 // through the admin API, responses as JSON-RPC requests whose data part is the scenario's body, byte for byte.
 func Target(env *harness.Env) (harness.Target, error) {
-	cfg := env.Config
-	cfg.Endpoints = nil
-	svc, err := service.New(service.Config{Collector: cfg, Bindings: []service.Binding{https.Binding{}, a2ab.Binding{}}, AdminToken: harnessAdminToken})
-	if err != nil {
-		return nil, err
-	}
-	ts := httptest.NewServer(svc.Handler())
-	return &a2aTarget{Submitter: Remote(ts.URL, ts.Client()), ts: ts}, nil
+	return servertest.Target(env, a2ab.Binding{}, func(baseURL string, hc *http.Client) servertest.Submitter {
+		return Remote(baseURL, hc)
+	})
 }
-
-type a2aTarget struct {
-	*Submitter
-	ts *httptest.Server
-}
-
-func (t *a2aTarget) Issue(ctx context.Context, draft []byte) ([]byte, error) {
-	return harness.IssueOverAdminAPI(ctx, t.ts.Client(), t.ts.URL, harnessAdminToken, draft)
-}
-
-func (t *a2aTarget) Close() { t.ts.Close() }
 
 // Submitter submits responses over this binding to a collector at a base URL — the local scenario target's or any
 // running collector's (`aqp conformance collector`) — alternating message/send and message/stream, and checks the

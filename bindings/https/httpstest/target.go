@@ -8,7 +8,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"strings"
 
@@ -16,41 +15,20 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/conformance"
 	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
 	"github.com/agentqueryprotocol/aqp-go/core"
-	"github.com/agentqueryprotocol/aqp-go/service"
+	"github.com/agentqueryprotocol/aqp-go/internal/servertest"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
 // Carries lists the scenario requirements (conformance.Requires*) this binding's transport can carry.
 var Carries = []string{conformance.RequiresRawBody}
 
-// harnessAdminToken is the admin token of the harness's collectors.
-const harnessAdminToken = "harness-admin-token"
-
 // Target reaches the scenario's collector over a loopback server composed as `aqp serve` composes it (the service
 // surface with the HTTPS binding): queries through the admin API, responses to the binding's endpoint.
 func Target(env *harness.Env) (harness.Target, error) {
-	// The collector keeps the scenario's PublicURL, so delivery endpoints (and receipts) are the core target's;
-	// the target posts to the loopback server whatever the endpoint says.
-	cfg := env.Config
-	cfg.Endpoints = nil
-	svc, err := service.New(service.Config{Collector: cfg, Bindings: []service.Binding{https.Binding{}}, AdminToken: harnessAdminToken})
-	if err != nil {
-		return nil, err
-	}
-	ts := httptest.NewServer(svc.Handler())
-	return &httpsTarget{Submitter: Remote(ts.URL, ts.Client()), ts: ts}, nil
+	return servertest.Target(env, https.Binding{}, func(baseURL string, hc *http.Client) servertest.Submitter {
+		return Remote(baseURL, hc)
+	})
 }
-
-type httpsTarget struct {
-	*Submitter
-	ts *httptest.Server
-}
-
-func (t *httpsTarget) Issue(ctx context.Context, draft []byte) ([]byte, error) {
-	return harness.IssueOverAdminAPI(ctx, t.ts.Client(), t.ts.URL, harnessAdminToken, draft)
-}
-
-func (t *httpsTarget) Close() { t.ts.Close() }
 
 // Submitter submits responses over this binding to a collector at a base URL — the local scenario target's or any
 // running collector's (`aqp conformance collector`) — checking the wire form against the binding's table.

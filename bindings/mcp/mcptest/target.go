@@ -9,47 +9,26 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 
-	"github.com/agentqueryprotocol/aqp-go/bindings/https"
 	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
 	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
 	"github.com/agentqueryprotocol/aqp-go/core"
-	"github.com/agentqueryprotocol/aqp-go/service"
+	"github.com/agentqueryprotocol/aqp-go/internal/servertest"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
 // Carries lists the scenario requirements (conformance.Requires*) this binding's transport can carry.
 var Carries []string // none: the tool's arguments are a JSON object
 
-// harnessAdminToken is the admin token of the harness's collectors.
-const harnessAdminToken = "harness-admin-token"
-
 // Target reaches the scenario's collector over a loopback server composed as `aqp serve` composes it (the service
 // surface with the MCP binding): queries through the admin API, responses to the binding's endpoint with the
 // binding's own client.
 func Target(env *harness.Env) (harness.Target, error) {
-	cfg := env.Config
-	cfg.Endpoints = nil
-	svc, err := service.New(service.Config{Collector: cfg, Bindings: []service.Binding{https.Binding{}, aqpmcp.Binding{}}, AdminToken: harnessAdminToken})
-	if err != nil {
-		return nil, err
-	}
-	ts := httptest.NewServer(svc.Handler())
-	return &mcpTarget{Submitter: Remote(ts.URL, ts.Client()), ts: ts}, nil
+	return servertest.Target(env, aqpmcp.Binding{}, func(baseURL string, hc *http.Client) servertest.Submitter {
+		return Remote(baseURL, hc)
+	})
 }
-
-type mcpTarget struct {
-	*Submitter
-	ts *httptest.Server
-}
-
-func (t *mcpTarget) Issue(ctx context.Context, draft []byte) ([]byte, error) {
-	return harness.IssueOverAdminAPI(ctx, t.ts.Client(), t.ts.URL, harnessAdminToken, draft)
-}
-
-func (t *mcpTarget) Close() { t.ts.Close() }
 
 // Submitter submits responses over this binding to a collector at a base URL — the local scenario target's or any
 // running collector's (`aqp conformance collector`) — checking the wire form against the binding's table.
