@@ -2,19 +2,15 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/agentqueryprotocol/aqp-go/bindings/a2a"
 	"github.com/agentqueryprotocol/aqp-go/core"
@@ -56,7 +52,7 @@ func TestServeA2A(t *testing.T) {
 // TestServeA2ATwoProcessesOnePostgres: 50 different responses to one query, raced over A2A through two `aqp
 // serve` processes sharing one PostgreSQL database: exactly one is accepted, 49 are already_answered.
 func TestServeA2ATwoProcessesOnePostgres(t *testing.T) {
-	url := freshPostgres(t)
+	url := freshPostgres(t, "aqp_e2e_a2a_")
 	env := []string{"AQP_ADMIN_TOKEN=two"}
 	a := startServe(t, env, "--data-dir", t.TempDir(), "--store", url, "--rate-limit", "0")
 	b := startServe(t, env, "--data-dir", t.TempDir(), "--store", url, "--rate-limit", "0")
@@ -98,39 +94,6 @@ func TestServeA2ATwoProcessesOnePostgres(t *testing.T) {
 	if codes[""] != 1 || codes[core.CodeAlreadyAnswered] != 49 {
 		t.Fatalf("want exactly one acceptance and 49 already_answered across two processes over A2A, got %v", codes)
 	}
-}
-
-// freshPostgres creates a database for one test and drops it afterwards; it fails when CI is set and PostgreSQL
-// is unreachable, and skips otherwise.
-func freshPostgres(t *testing.T) string {
-	t.Helper()
-	base := os.Getenv("AQP_TEST_POSTGRES_URL")
-	if base == "" {
-		base = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	admin, err := pgx.Connect(ctx, base)
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("PostgreSQL is required in CI: %v", err)
-		}
-		t.Skipf("PostgreSQL unreachable (%v); set CI to make this a failure", err)
-	}
-	suffix := make([]byte, 6)
-	_, _ = rand.Read(suffix)
-	db := "aqp_e2e_" + hex.EncodeToString(suffix)
-	if _, err := admin.Exec(ctx, "CREATE DATABASE "+db); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_, _ = admin.Exec(ctx, "DROP DATABASE IF EXISTS "+db+" WITH (FORCE)")
-		_ = admin.Close(ctx)
-	})
-	cfg, _ := pgx.ParseConfig(base)
-	return fmt.Sprintf("postgres://%s@%s:%d/%s?sslmode=disable", cfg.User, cfg.Host, cfg.Port, db)
 }
 
 func get(t *testing.T, url string) string {

@@ -2,18 +2,13 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"net/http"
-	"os"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
 	"github.com/agentqueryprotocol/aqp-go/core"
@@ -72,33 +67,7 @@ func TestServeMCP(t *testing.T) {
 // responses to one query racing over MCP on alternating processes: exactly one is accepted, with no session
 // affinity.
 func TestServeTwoProcessesOnePostgresMCP(t *testing.T) {
-	base := os.Getenv("AQP_TEST_POSTGRES_URL")
-	if base == "" {
-		base = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	admin, err := pgx.Connect(ctx, base)
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("PostgreSQL is required in CI: %v", err)
-		}
-		t.Skipf("PostgreSQL unreachable (%v); set CI to make this a failure", err)
-	}
-	defer admin.Close(context.Background())
-	suffix := make([]byte, 6)
-	_, _ = rand.Read(suffix)
-	db := "aqp_e2e_mcp_" + hex.EncodeToString(suffix)
-	if _, err := admin.Exec(ctx, "CREATE DATABASE "+db); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_, _ = admin.Exec(ctx, "DROP DATABASE IF EXISTS "+db+" WITH (FORCE)")
-	})
-	cfg, _ := pgx.ParseConfig(base)
-	url := fmt.Sprintf("postgres://%s@%s:%d/%s?sslmode=disable", cfg.User, cfg.Host, cfg.Port, db)
+	url := freshPostgres(t, "aqp_e2e_mcp_")
 	env := []string{"AQP_ADMIN_TOKEN=two"}
 	a := startServe(t, env, "--data-dir", t.TempDir(), "--store", url, "--rate-limit", "0")
 	b := startServe(t, env, "--data-dir", t.TempDir(), "--store", url, "--rate-limit", "0")

@@ -290,7 +290,11 @@ func TestServeSQLiteRace(t *testing.T) {
 	}
 }
 
-func TestServeTwoProcessesOnePostgres(t *testing.T) {
+// freshPostgres creates a database of its own (named prefix plus a random suffix) on the test PostgreSQL server,
+// dropped when the test ends, and returns its URL. PostgreSQL is required in CI; elsewhere the test is skipped
+// without it.
+func freshPostgres(t *testing.T, prefix string) string {
+	t.Helper()
 	base := os.Getenv("AQP_TEST_POSTGRES_URL")
 	if base == "" {
 		base = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
@@ -304,20 +308,25 @@ func TestServeTwoProcessesOnePostgres(t *testing.T) {
 		}
 		t.Skipf("PostgreSQL unreachable (%v); set CI to make this a failure", err)
 	}
-	defer admin.Close(context.Background())
 	suffix := make([]byte, 6)
 	_, _ = rand.Read(suffix)
-	db := "aqp_e2e_" + hex.EncodeToString(suffix)
+	db := prefix + hex.EncodeToString(suffix)
 	if _, err := admin.Exec(ctx, "CREATE DATABASE "+db); err != nil {
+		admin.Close(context.Background())
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		_, _ = admin.Exec(ctx, "DROP DATABASE IF EXISTS "+db+" WITH (FORCE)")
+		admin.Close(context.Background())
 	})
 	cfg, _ := pgx.ParseConfig(base)
-	url := fmt.Sprintf("postgres://%s@%s:%d/%s?sslmode=disable", cfg.User, cfg.Host, cfg.Port, db)
+	return fmt.Sprintf("postgres://%s@%s:%d/%s?sslmode=disable", cfg.User, cfg.Host, cfg.Port, db)
+}
+
+func TestServeTwoProcessesOnePostgres(t *testing.T) {
+	url := freshPostgres(t, "aqp_e2e_")
 	env := []string{"AQP_ADMIN_TOKEN=two"}
 	a := startServe(t, env, "--data-dir", t.TempDir(), "--store", url, "--rate-limit", "0")
 	b := startServe(t, env, "--data-dir", t.TempDir(), "--store", url, "--rate-limit", "0")
