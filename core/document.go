@@ -48,7 +48,7 @@ func Parse(kind Kind, data []byte) *Document {
 		e.Code = kind.code()
 		return &Document{Kind: kind, Raw: data, Errors: Errors{e}}
 	}
-	return ParseDecoded(kind, data, v)
+	return &Document{Kind: kind, Raw: data, Value: v, Errors: validateValue(kind, v)}
 }
 
 // ParseTrusted decodes a document that was validated when it was written — a collector's stored request — without
@@ -61,13 +61,6 @@ func ParseTrusted(kind Kind, data []byte) (*Document, error) {
 		return nil, err
 	}
 	return &Document{Kind: kind, Raw: data, Value: v}, nil
-}
-
-// ParseDecoded validates a value already decoded from data by DecodeJSON, keeping data as the document's bytes:
-// for a caller that must read a member or two before deciding whether to pay for validation (a collector reads
-// the ids to rate-limit first).
-func ParseDecoded(kind Kind, data []byte, v any) *Document {
-	return &Document{Kind: kind, Raw: data, Value: v, Errors: validateValue(kind, v)}
 }
 
 // ParseValue validates any Go value as a document of the given kind: a decoded JSON value (numbers as json.Number
