@@ -15,6 +15,7 @@ import (
 	"github.com/a2aproject/a2a-go/a2asrv/eventqueue"
 
 	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
+	"github.com/agentqueryprotocol/aqp-go/core/collector"
 	"github.com/agentqueryprotocol/aqp-go/core/respondent"
 	"github.com/agentqueryprotocol/aqp-go/gen/aqp"
 )
@@ -31,17 +32,14 @@ func (echoAgent) Cancel(context.Context, *a2asrv.RequestContext, eventqueue.Queu
 const askDraft = `{"binding":"a2a","type":"feedback","subject":{"kind":"message","id":"m-1","protocol":"a2a"},
 "prompt":"Did this answer help?","timing":"immediate","consentMode":"not_required","response":{"format":"choice","choices":["yes","no"]}}`
 
-// TestAskingExecutorEndToEnd: an existing agent wrapped by AskingExecutor returns its reply with a query attached;
-// a2a-go's client receives it, QueriesFromMessage extracts it typed and valid, and the binding's client answers it.
-func TestAskingExecutorEndToEnd(t *testing.T) {
-	ts, c := newService(t)
+// askingReply runs an echo agent wrapped by AskingExecutor (issuing through c) and returns its reply to "hi", sent
+// with a2a-go's own client.
+func askingReply(ctx context.Context, t *testing.T, c collector.Issuer) *a2a.Message {
+	t.Helper()
 	asking := &a2ab.AskingExecutor{Agent: echoAgent{}, Issuer: c, OnError: func(err error) { t.Error(err) },
 		Draft: func(context.Context, *a2asrv.RequestContext, a2a.Event) []byte { return []byte(askDraft) }}
 	agent := httptest.NewServer(a2asrv.NewJSONRPCHandler(a2asrv.NewHandler(asking)))
 	defer agent.Close()
-
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
 	client, err := a2aclient.NewFromEndpoints(ctx, []a2a.AgentInterface{{Transport: a2a.TransportProtocolJSONRPC, URL: agent.URL}})
 	if err != nil {
 		t.Fatal(err)
@@ -54,6 +52,16 @@ func TestAskingExecutorEndToEnd(t *testing.T) {
 	if !ok {
 		t.Fatalf("reply is %T", res)
 	}
+	return msg
+}
+
+// TestAskingExecutorEndToEnd: an existing agent wrapped by AskingExecutor returns its reply with a query attached;
+// a2a-go's client receives it, QueriesFromMessage extracts it typed and valid, and the binding's client answers it.
+func TestAskingExecutorEndToEnd(t *testing.T) {
+	ts, c := newService(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	msg := askingReply(ctx, t, c)
 	queries, dropped := a2ab.QueriesFromMessage(msg)
 	if len(queries) != 1 || len(dropped) != 0 {
 		t.Fatalf("queries %d, dropped %v; metadata %v", len(queries), dropped, msg.Metadata)
@@ -153,24 +161,9 @@ func newRuntime(t *testing.T) *respondent.Respondent {
 // runtime's own drop (expired) with the query's id.
 func TestIntakeMessageAndTask(t *testing.T) {
 	_, c := newService(t)
-	asking := &a2ab.AskingExecutor{Agent: echoAgent{}, Issuer: c, OnError: func(err error) { t.Error(err) },
-		Draft: func(context.Context, *a2asrv.RequestContext, a2a.Event) []byte { return []byte(askDraft) }}
-	agent := httptest.NewServer(a2asrv.NewJSONRPCHandler(a2asrv.NewHandler(asking)))
-	defer agent.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	client, err := a2aclient.NewFromEndpoints(ctx, []a2a.AgentInterface{{Transport: a2a.TransportProtocolJSONRPC, URL: agent.URL}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := client.SendMessage(ctx, &a2a.MessageSendParams{Message: a2a.NewMessage(a2a.MessageRoleUser, a2a.TextPart{Text: "hi"})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	msg, ok := res.(*a2a.Message)
-	if !ok {
-		t.Fatalf("reply is %T", res)
-	}
+	msg := askingReply(ctx, t, c)
 	r := newRuntime(t)
 	qs, drops := a2ab.IntakeMessage(r, "a2a message "+msg.ID, msg)
 	if len(qs) != 1 || len(drops) != 0 {
