@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
-	"sync/atomic"
 	"testing"
 
 	"github.com/a2aproject/a2a-go/a2a"
@@ -43,11 +41,7 @@ func BenchmarkSubmission(b *testing.B) {
 	b.Run("baseline=bare-a2a-go", func(b *testing.B) {
 		ts := httptest.NewServer(a2asrv.NewJSONRPCHandler(a2asrv.NewHandler(fixedAgent{})))
 		defer ts.Close()
-		jobs := make([]benchJob, b.N)
-		for i := range jobs {
-			jobs[i] = benchJob{url: ts.URL, auth: "Bearer x", body: a2aEnvelope(workload.Response(uuid.Must(uuid.NewV7()).String()))}
-		}
-		runBench(b, ts.Client(), jobs)
+		workload.RunHTTP(b, ts.Client(), workload.BaselineJobs(ts.URL, b.N, a2aEnvelope), nil, replyAccepted)
 	})
 	for _, binding := range []string{"https", "a2a"} {
 		b.Run(binding+"/memory", func(b *testing.B) {
@@ -61,32 +55,13 @@ func BenchmarkSubmission(b *testing.B) {
 			ts.Config.Handler = svc.Handler()
 			ts.Start()
 			defer ts.Close()
-			draft := bytes.Replace([]byte(workload.Draft), []byte(`{`), []byte(`{"binding":"`+binding+`",`), 1)
-			jobs := make([]benchJob, b.N)
-			for i := range jobs {
-				req, err := svc.Collector().Issue(context.Background(), draft)
-				if err != nil {
-					b.Fatal(err)
-				}
-				var q struct {
-					QueryID  string
-					Delivery struct{ Endpoint, Authorization string }
-				}
-				_ = json.Unmarshal(req, &q)
-				body := workload.Response(q.QueryID)
-				if binding == "a2a" {
-					body = a2aEnvelope(body)
-				}
-				jobs[i] = benchJob{url: q.Delivery.Endpoint, auth: q.Delivery.Authorization, body: body}
+			draft, wrap := bytes.Replace([]byte(workload.Draft), []byte(`{`), []byte(`{"binding":"`+binding+`",`), 1), func(r []byte) []byte { return r }
+			if binding == "a2a" {
+				wrap = a2aEnvelope
 			}
-			runBench(b, ts.Client(), jobs)
+			workload.RunHTTP(b, ts.Client(), workload.IssueJobs(b, svc.Collector(), draft, b.N, wrap), nil, replyAccepted)
 		})
 	}
-}
-
-type benchJob struct {
-	url, auth string
-	body      []byte
 }
 
 func a2aEnvelope(response []byte) []byte {
@@ -94,27 +69,7 @@ func a2aEnvelope(response []byte) []byte {
 		uuid.NewString() + `","role":"user","parts":[{"kind":"data","data":` + string(response) + `,"metadata":{"aqpObject":"response"}}]}}}`)
 }
 
-func runBench(b *testing.B, client *http.Client, jobs []benchJob) {
-	var next atomic.Int64
-	b.ReportAllocs()
-	b.SetParallelism(16)
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			j := jobs[next.Add(1)-1]
-			req, _ := http.NewRequest(http.MethodPost, j.url, bytes.NewReader(j.body))
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Authorization", j.auth)
-			resp, err := client.Do(req)
-			if err != nil {
-				b.Error(err)
-				return
-			}
-			reply, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode != 200 || !bytes.Contains(reply, []byte(`accepted`)) {
-				b.Errorf("status %d: %s", resp.StatusCode, reply)
-			}
-		}
-	})
+// replyAccepted: a 200 carrying an accepted receipt (over A2A, inside the reply message).
+func replyAccepted(status int, reply []byte) bool {
+	return status == http.StatusOK && bytes.Contains(reply, []byte(`accepted`))
 }

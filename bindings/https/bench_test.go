@@ -1,17 +1,12 @@
 package https_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"sync/atomic"
 	"testing"
-
-	"github.com/google/uuid"
 
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
@@ -38,11 +33,7 @@ func BenchmarkSubmission(b *testing.B) {
 			_, _ = w.Write(workload.FixedReceipt)
 		}))
 		defer ts.Close()
-		jobs := make([]job, b.N)
-		for i := range jobs {
-			jobs[i] = job{url: ts.URL, auth: "Bearer x", body: workload.Response(uuid.Must(uuid.NewV7()).String())}
-		}
-		runHTTP(b, ts.Client(), jobs)
+		workload.RunHTTP(b, ts.Client(), workload.BaselineJobs(ts.URL, b.N, nil), nil, statusOK)
 	})
 	stores := []struct {
 		name string
@@ -62,8 +53,8 @@ func BenchmarkSubmission(b *testing.B) {
 			store := st.open(b)
 			defer store.Close()
 			c := benchCollector(b, store, "http://collector.bench")
-			runParallel(b, issueN(b, c, b.N), func(j job) {
-				if out := c.Submit(context.Background(), collector.Submission{Body: j.body, Authorization: j.auth}); !out.Accepted {
+			workload.RunParallel(b, workload.IssueJobs(b, c, []byte(workload.Draft), b.N, nil), func(j workload.Job) {
+				if out := c.Submit(context.Background(), collector.Submission{Body: j.Body, Authorization: j.Authorization}); !out.Accepted {
 					b.Errorf("not accepted: %s", out.Receipt)
 				}
 			})
@@ -82,14 +73,9 @@ func BenchmarkSubmission(b *testing.B) {
 			ts.Config.Handler = svc.Handler()
 			ts.Start()
 			defer ts.Close()
-			runHTTP(b, ts.Client(), issueN(b, c, b.N))
+			workload.RunHTTP(b, ts.Client(), workload.IssueJobs(b, c, []byte(workload.Draft), b.N, nil), nil, statusOK)
 		})
 	}
-}
-
-type job struct {
-	url, auth string
-	body      []byte
 }
 
 func benchCollector(b *testing.B, s collector.Store, url string) *collector.Collector {
@@ -101,52 +87,5 @@ func benchCollector(b *testing.B, s collector.Store, url string) *collector.Coll
 	return c
 }
 
-func issueN(b *testing.B, c *collector.Collector, n int) []job {
-	b.Helper()
-	jobs := make([]job, n)
-	for i := range jobs {
-		req, err := c.Issue(context.Background(), []byte(workload.Draft))
-		if err != nil {
-			b.Fatal(err)
-		}
-		var q struct {
-			QueryID  string
-			Delivery struct{ Endpoint, Authorization string }
-		}
-		_ = json.Unmarshal(req, &q)
-		jobs[i] = job{url: q.Delivery.Endpoint, auth: q.Delivery.Authorization, body: workload.Response(q.QueryID)}
-	}
-	return jobs
-}
-
-// runParallel times one call of submit per job, from 16×GOMAXPROCS goroutines.
-func runParallel(b *testing.B, jobs []job, submit func(job)) {
-	var next atomic.Int64
-	b.ReportAllocs()
-	b.SetParallelism(16)
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			submit(jobs[next.Add(1)-1])
-		}
-	})
-}
-
-// runHTTP posts each job's body to its URL with its capability.
-func runHTTP(b *testing.B, client *http.Client, jobs []job) {
-	runParallel(b, jobs, func(j job) {
-		req, _ := http.NewRequest(http.MethodPost, j.url, bytes.NewReader(j.body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Authorization", j.auth)
-		resp, err := client.Do(req)
-		if err != nil {
-			b.Error(err)
-			return
-		}
-		_, _ = io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != 200 {
-			b.Errorf("status %d", resp.StatusCode)
-		}
-	})
-}
+// statusOK: an accepted submission over HTTPS is a 200.
+func statusOK(status int, _ []byte) bool { return status == http.StatusOK }

@@ -4,13 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
-	"sync/atomic"
 	"testing"
 
-	"github.com/google/uuid"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
@@ -36,11 +33,7 @@ func BenchmarkSubmission(b *testing.B) {
 		})
 		ts := httptest.NewServer(server.NewStreamableHTTPServer(ms, server.WithStateLess(true)))
 		defer ts.Close()
-		jobs := make([]benchJob, b.N)
-		for i := range jobs {
-			jobs[i] = benchJob{url: ts.URL + "/mcp", auth: "Bearer x", body: toolsCall(workload.Response(uuid.Must(uuid.NewV7()).String()))}
-		}
-		runBench(b, ts.Client(), jobs)
+		workload.RunHTTP(b, ts.Client(), workload.BaselineJobs(ts.URL+spec.MCPPath, b.N, toolsCall), mcpHeader, toolAccepted)
 	})
 	for _, binding := range []string{"https", "mcp"} {
 		b.Run(binding+"/memory", func(b *testing.B) {
@@ -54,32 +47,13 @@ func BenchmarkSubmission(b *testing.B) {
 			ts.Config.Handler = svc.Handler()
 			ts.Start()
 			defer ts.Close()
-			jobs := make([]benchJob, b.N)
-			for i := range jobs {
-				req, err := svc.Collector().Issue(context.Background(), []byte(workload.Draft))
-				if err != nil {
-					b.Fatal(err)
-				}
-				var q struct {
-					QueryID  string
-					Delivery struct{ Authorization string }
-				}
-				_ = json.Unmarshal(req, &q)
-				body := workload.Response(q.QueryID)
-				jobs[i] = benchJob{url: url + spec.HTTPSPath, auth: q.Delivery.Authorization, body: body}
-				if binding == "mcp" {
-					jobs[i] = benchJob{url: url + spec.MCPPath, auth: q.Delivery.Authorization, body: toolsCall(body), mcp: true}
-				}
+			draft, wrap := []byte(workload.Draft), func(r []byte) []byte { return r }
+			if binding == "mcp" {
+				draft, wrap = bytes.Replace(draft, []byte(`{`), []byte(`{"binding":"mcp",`), 1), toolsCall
 			}
-			runBench(b, ts.Client(), jobs)
+			workload.RunHTTP(b, ts.Client(), workload.IssueJobs(b, svc.Collector(), draft, b.N, wrap), mcpHeader, toolAccepted)
 		})
 	}
-}
-
-type benchJob struct {
-	url, auth string
-	body      []byte
-	mcp       bool
 }
 
 // toolsCall wraps a response in a JSON-RPC tools/call request as an MCP client sends it.
@@ -87,28 +61,10 @@ func toolsCall(response []byte) []byte {
 	return []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + spec.MCPOperation + `","arguments":` + string(response) + `}}`)
 }
 
-func runBench(b *testing.B, client *http.Client, jobs []benchJob) {
-	var next atomic.Int64
-	b.ReportAllocs()
-	b.SetParallelism(16)
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			j := jobs[next.Add(1)-1]
-			req, _ := http.NewRequest(http.MethodPost, j.url, bytes.NewReader(j.body))
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Accept", "application/json, text/event-stream")
-			req.Header.Set("Authorization", j.auth)
-			resp, err := client.Do(req)
-			if err != nil {
-				b.Error(err)
-				return
-			}
-			out, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode != 200 || !bytes.Contains(out, []byte(`accepted`)) || bytes.Contains(out, []byte(`"isError":true`)) {
-				b.Errorf("not accepted: %d %s", resp.StatusCode, out)
-			}
-		}
-	})
+// mcpHeader is what a streamable HTTP client sends beside the body.
+var mcpHeader = http.Header{"Accept": {"application/json, text/event-stream"}}
+
+// toolAccepted: an accepted receipt, over MCP (a result that is not isError) or over HTTPS (200).
+func toolAccepted(status int, reply []byte) bool {
+	return status == http.StatusOK && bytes.Contains(reply, []byte(`accepted`)) && !bytes.Contains(reply, []byte(`"isError":true`))
 }
