@@ -33,3 +33,5 @@ func (o *observed) Submit(ctx context.Context, s collector.Submission) collector
 
 // WireRejected counts a request a binding refused before it became a submission (bindings look for this method).
 func (o *observed) WireRejected(binding, reason string) { o.m.WireRejected(binding, reason) }
+
+var _ collector.WireRejecter = (*observed)(nil)

@@ -304,3 +304,21 @@ func TestAdminClientIssues(t *testing.T) {
 		t.Fatalf("wrong token: %v", err)
 	}
 }
+
+// TestWireRejectionsAreCounted: a request a binding refuses before it becomes a submission (here a wrong media
+// type and a wrong method over HTTPS) is counted by binding and reason, through the one observer.
+func TestWireRejectionsAreCounted(t *testing.T) {
+	ts := newServer(t)
+	do(t, "POST", ts.URL+"/aqp/v1/responses", "text/plain", "", []byte("{}"))
+	do(t, "POST", ts.URL+"/aqp/v1/responses", "text/plain", "", []byte("{}"))
+	do(t, "GET", ts.URL+"/aqp/v1/responses", "", "", nil)
+	_, body := do(t, "GET", ts.URL+"/metrics", "", "", nil)
+	for _, want := range []string{
+		`aqp_wire_rejections_total{binding="https",reason="media_type"} 2`,
+		`aqp_wire_rejections_total{binding="https",reason="method"} 1`,
+	} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
+}

@@ -128,11 +128,6 @@ func NewServer(sub collector.Submitter) *Server {
 	return &Server{sub: sub, sdk: a2asrv.NewJSONRPCHandler(unsupported{})}
 }
 
-// wireRejecter is implemented by Submitters that count requests refused before they became a Submission.
-type wireRejecter interface {
-	WireRejected(binding, reason string)
-}
-
 // envelope is a JSON-RPC request with its id and params kept as text.
 type envelope struct {
 	JSONRPC string          `json:"jsonrpc"`
@@ -197,11 +192,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.writeReply(w, stream, resultResponse(env.ID, ReplyMessage(call.contextID, call.taskID, out.Receipt)))
 }
 
-func (s *Server) rejected(reason string) {
-	if o, ok := s.sub.(wireRejecter); ok {
-		o.WireRejected(Name, reason)
-	}
-}
+func (s *Server) rejected(reason string) { collector.RejectedOnWire(s.sub, Name, reason) }
 
 // writeReply writes one JSON-RPC response: as the body of message/send, as the one event of message/stream.
 func (s *Server) writeReply(w http.ResponseWriter, stream bool, resp []byte) {

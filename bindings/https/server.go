@@ -40,12 +40,6 @@ type Server struct {
 // a collector).
 func NewServer(sub collector.Submitter) *Server { return &Server{sub: sub} }
 
-// wireRejecter is implemented by Submitters that count requests refused before they became a Submission (the
-// service's observer does), so that every refusal shows in the metrics without the binding knowing of them.
-type wireRejecter interface {
-	WireRejected(binding, reason string)
-}
-
 // ServeHTTP takes POST with a JSON body: the body is the QueryResponse, the capability the bearer token.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
@@ -64,8 +58,4 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	WriteOutcome(w, out)
 }
 
-func (s *Server) rejected(reason string) {
-	if o, ok := s.sub.(wireRejecter); ok {
-		o.WireRejected(Name, reason)
-	}
-}
+func (s *Server) rejected(reason string) { collector.RejectedOnWire(s.sub, Name, reason) }

@@ -100,12 +100,6 @@ func withRequest(ctx context.Context, r *http.Request) context.Context {
 	return context.WithValue(ctx, requestKey{}, caller{authorization: r.Header.Get("Authorization"), client: httpio.ClientAddress(r)})
 }
 
-// wireRejecter is implemented by Submitters that count requests refused before they became a Submission (the
-// service's observer does), so that every refusal shows in the metrics without the binding knowing of them.
-type wireRejecter interface {
-	WireRejected(binding, reason string)
-}
-
 // call is the tool's handler: the raw arguments, exactly as the client sent them, go to the Submitter.
 func (s *Server) call(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	raw := req.Params.RawArguments
@@ -123,11 +117,7 @@ func (s *Server) call(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 	return Result(out), nil
 }
 
-func (s *Server) rejected(reason string) {
-	if o, ok := s.sub.(wireRejecter); ok {
-		o.WireRejected(Name, reason)
-	}
-}
+func (s *Server) rejected(reason string) { collector.RejectedOnWire(s.sub, Name, reason) }
 
 func firstByte(b []byte) byte {
 	b = bytes.TrimLeft(b, " \t\r\n")

@@ -88,3 +88,17 @@ type Issuer interface {
 }
 
 var _ Issuer = (*Collector)(nil)
+
+// WireRejecter is implemented by Submitters that count requests a binding refused before they became a Submission
+// (a wrong media type, an oversized body, arguments that are not an object): the service's observer does, so every
+// refusal shows in the metrics without a binding knowing of metrics.
+type WireRejecter interface {
+	WireRejected(binding, reason string)
+}
+
+// RejectedOnWire tells sub, when it counts such things, that binding refused a request for reason.
+func RejectedOnWire(sub Submitter, binding, reason string) {
+	if o, ok := sub.(WireRejecter); ok {
+		o.WireRejected(binding, reason)
+	}
+}
