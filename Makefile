@@ -40,7 +40,7 @@ lint: vet
 ## interop: every standalone vector's verdict checked by ajv (2020-12, ajv-formats); every response re-encoded by
 ## node's JSON.parse/JSON.stringify keeps its canonical encoding (D16); 20,000 mutants of the valid vectors get the
 ## same verdict from core and ajv, or a different one for a reason a rule of conformance/internal/differential names
-interop: $(INTEROP_DIR) interop-mcp interop-a2a
+interop: $(INTEROP_DIR) interop-mcp interop-a2a conformance-report
 	node conformance/interop/ajv-check.mjs
 	set -o pipefail; $(GO) run ./conformance/internal/reencode emit | node conformance/interop/reencode.mjs | $(GO) run ./conformance/internal/reencode check
 	$(GO) build -o .interop/differential ./conformance/internal/differential
@@ -51,6 +51,15 @@ $(INTEROP_DIR): conformance/interop/package.json conformance/interop/package-loc
 	cp conformance/interop/package.json conformance/interop/package-lock.json .interop/
 	cd .interop && npm ci --no-audit --no-fund --silent
 	touch $(INTEROP_DIR)
+
+## conformance-report: the full conformance run — `aqp conformance collector --binding all` against a fresh
+## `aqp serve` (SQLite) and `aqp conformance respondent` over every binding against `aqp respond` — into
+## .interop/conformance-report/ (collector.json, respondent.json, JUnit XML, index.html), then index.html rendered
+## in headless Chromium (Debian's chromium), which must lay out the matrix with no failing cell; report.png beside it
+.PHONY: conformance-report
+conformance-report:
+	mkdir -p bin && $(GO) build -o bin/aqp ./cmd/aqp
+	scripts/conformance-report.sh bin/aqp .interop/conformance-report
 
 ## interop-mcp: the official MCP TypeScript SDK drives the MCP binding of a fresh `aqp serve`
 .PHONY: interop-mcp

@@ -1,6 +1,14 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentqueryprotocol/aqp-go/conformance"
+	"github.com/agentqueryprotocol/aqp-go/conformance/report"
+)
 
 // newConformanceCmd is the parent of the conformance runners: `aqp conformance collector` checks any collector
 // against the scenario corpus over each binding, `aqp conformance respondent` checks any respondent by playing
@@ -18,4 +26,49 @@ catalogue (conformance/requirements.json), over each binding.`,
 	}
 	cmd.AddCommand(newConformanceCollectorCmd(), newConformanceRespondentCmd())
 	return cmd
+}
+
+// reportFlags are the flags both runners share: where the report files go and which failures are expected.
+type reportFlags struct {
+	dir, expected string
+}
+
+func (f *reportFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.dir, "report-dir", "", "write ROLE.json (one record per check), ROLE.junit.xml and index.html (the requirement × binding matrix of every run in the directory) here")
+	fl.StringVar(&f.expected, "expected-failures", "", `a JSON file {"expectedFailures": [{"check": ID, "reason": R}]} of known failures: they do not fail the run, but a listed check that passes (stale) does`)
+	_ = cmd.MarkFlagDirname("report-dir")
+	_ = cmd.MarkFlagFilename("expected-failures", "json")
+}
+
+// readExpected reads --expected-failures before the run starts, so a malformed file costs no run.
+func (f *reportFlags) readExpected() ([]report.ExpectedFailure, error) {
+	if f.expected == "" {
+		return nil, nil
+	}
+	entries, err := report.ReadExpected(f.expected)
+	if err != nil {
+		return nil, usageError("--expected-failures: %v", err)
+	}
+	return entries, nil
+}
+
+// finish applies the expected failures, prints the summary, writes the report files and turns the verdict into the
+// exit status: 0 when nothing unexpected failed and no expected failure is stale, 1 otherwise.
+func (f *reportFlags) finish(stdout, stderr io.Writer, rep *report.Report, expected []report.ExpectedFailure, catalogue []conformance.Requirement) error {
+	rep.ApplyExpected(expected)
+	rep.Summary(stdout)
+	if f.dir != "" {
+		if err := report.WriteDir(f.dir, rep, catalogue); err != nil {
+			return failure(exitInvalid, fmt.Errorf("--report-dir: %w", err))
+		}
+		j, x, h := report.Files(f.dir, rep.Role)
+		fmt.Fprintf(stdout, "reports: %s, %s, %s\n", j, x, h)
+	}
+	if rep.Failed() {
+		fmt.Fprintf(stderr, "FAILED: %d requirement(s) failed %v, %d stale expected failure(s)\n", len(rep.FailedRequirements()), rep.FailedRequirements(), len(rep.Stale))
+		return exitStatus(exitInvalid)
+	}
+	fmt.Fprintf(stdout, "passed: %d check(s)\n", len(rep.Checks))
+	return nil
 }

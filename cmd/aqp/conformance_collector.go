@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"os/exec"
@@ -16,6 +15,7 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/bindings/mcp/mcptest"
 	"github.com/agentqueryprotocol/aqp-go/conformance"
 	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
+	"github.com/agentqueryprotocol/aqp-go/conformance/report"
 	"github.com/agentqueryprotocol/aqp-go/conformance/runner"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
@@ -31,7 +31,8 @@ func runnerBindings(hc *http.Client) []runner.Binding {
 }
 
 type conformanceCollectorOptions struct {
-	target, binding, adminToken, issueCmd, reportDir string
+	target, binding, adminToken, issueCmd string
+	report                                reportFlags
 }
 
 func newConformanceCollectorCmd() *cobra.Command {
@@ -47,9 +48,16 @@ timestamps are mapped onto the collector's; scenarios that move the clock give t
 really wait (a few seconds each); scenarios that need what a running collector does not offer (a failing store,
 continuation rules, a rate limit, the clock exactly at expiry) are skipped with the reason.
 
-Exit status: 0 every check that ran passed, 1 a check failed or the run could not start, 2 usage error.`,
+--report-dir DIR writes collector.json (one record per check: id, scenario, binding, requirements, the
+requirements a failure is attributed to, level, status, evidence), collector.junit.xml, and index.html: one
+self-contained page with the requirement × binding matrix of every run written to DIR (a respondent run too).
+--expected-failures FILE lists checks known to fail, by the id the JSON report gives them, each with a reason.
+
+Exit status: 0 every check that ran passed or was an expected failure, 1 a check failed unexpectedly, an expected
+failure passed (stale) or the run could not start, 2 usage error.`,
 		Example: `  aqp conformance collector --target http://127.0.0.1:8080 --admin-token "$(cat aqp-data/admin-token)"
-  aqp conformance collector --target http://127.0.0.1:8080 --binding mcp --issue-cmd './issue.sh' --report-dir out`,
+  aqp conformance collector --target http://127.0.0.1:8080 --binding mcp --issue-cmd './issue.sh' --report-dir out \
+      --expected-failures known-gaps.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runConformanceCollector(cmd, o) },
 	}
@@ -58,9 +66,8 @@ Exit status: 0 every check that ran passed, 1 a check failed or the run could no
 	f.StringVar(&o.binding, "binding", "all", "binding to check: https, mcp, a2a or all")
 	f.StringVar(&o.adminToken, "admin-token", "", "the collector's admin token, to issue queries through its admin API (one of this and --issue-cmd is required)")
 	f.StringVar(&o.issueCmd, "issue-cmd", "", "shell command that reads a QueryDraft on stdin and prints the QueryRequest JSON (one of this and --admin-token is required)")
-	f.StringVar(&o.reportDir, "report-dir", "", "directory for report.json and junit.xml (default: no report files)")
+	o.report.register(cmd)
 	_ = cmd.RegisterFlagCompletionFunc("binding", completeWords("https", "mcp", "a2a", "all"))
-	_ = cmd.MarkFlagDirname("report-dir")
 	return cmd
 }
 
@@ -96,8 +103,7 @@ func runConformanceCollector(cmd *cobra.Command, o conformanceCollectorOptions) 
 			return bytes.TrimSpace(out), nil
 		}
 	}
-	out := cmd.OutOrStdout()
-	recs, err := runner.Run(cmd.Context(), runner.Options{Target: o.target, Bindings: bindings, Issue: issue, Progress: out})
+	expected, err := o.report.readExpected()
 	if err != nil {
 		return err
 	}
@@ -105,26 +111,11 @@ func runConformanceCollector(cmd *cobra.Command, o conformanceCollectorOptions) 
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(out)
-	runner.Summary(out, recs, catalogue)
-	if o.reportDir != "" {
-		if err := runner.WriteReports(o.reportDir, o.target, recs); err != nil {
-			return fmt.Errorf("--report-dir: %w", err)
-		}
-		fmt.Fprintf(out, "reports: %s/report.json, %s/junit.xml\n", o.reportDir, o.reportDir)
+	start := time.Now()
+	recs, err := runner.Run(cmd.Context(), runner.Options{Target: o.target, Bindings: bindings, Issue: issue, Progress: cmd.OutOrStdout()})
+	if err != nil {
+		return err
 	}
-	if failed := runner.FailedRequirements(recs); len(failed) > 0 || hasFail(recs) {
-		fmt.Fprintf(cmd.ErrOrStderr(), "failed requirements: %v\n", failed)
-		return errors.New("the collector failed conformance checks")
-	}
-	return nil
-}
-
-func hasFail(recs []runner.Record) bool {
-	for _, r := range recs {
-		if r.Status == runner.Fail {
-			return true
-		}
-	}
-	return false
+	rep := report.New("collector", o.target, start, runner.Checks(recs), catalogue)
+	return o.report.finish(cmd.OutOrStdout(), cmd.ErrOrStderr(), rep, expected, catalogue)
 }

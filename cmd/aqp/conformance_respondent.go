@@ -1,22 +1,23 @@
 package main
 
 import (
-	"context"
-	"fmt"
-	"io"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentqueryprotocol/aqp-go/conformance"
+	"github.com/agentqueryprotocol/aqp-go/conformance/report"
 	"github.com/agentqueryprotocol/aqp-go/internal/respondentrun"
 )
 
 // newConformanceRespondentCmd is `aqp conformance respondent`: the runner plays collector and carrier for any
 // respondent and checks what it delivers.
 func newConformanceRespondentCmd() *cobra.Command {
-	var binding, reportDir string
+	var binding string
+	var rf reportFlags
 	var timeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "respondent [--binding https|mcp|a2a|all] [--report-dir DIR] -- CMD ARGS... {url}",
@@ -32,10 +33,13 @@ endpoint at 0.0.0.0 (no destination rule allows it, and a connection to it never
 the principal refuses consent. The runner is the principal: it writes "y" or "n" and a newline on the
 respondent's standard input. Each query is a choice question; the respondent answers "yes".
 
---report-dir DIR writes DIR/respondent.json: one record per check (scenario, check, requirements, level, binding,
-status, evidence).
+--report-dir DIR writes respondent.json (one record per check: id, scenario, check, binding, requirements,
+level, status, evidence), respondent.junit.xml, and index.html: one self-contained page with the requirement ×
+binding matrix of every run written to DIR (a collector run too). --expected-failures FILE lists checks known to
+fail, by the id the JSON report gives them, each with a reason.
 
-Exit status: 0 every check passed, 1 a check failed, 2 usage error.`,
+Exit status: 0 every check passed or was an expected failure, 1 a check failed unexpectedly or an expected failure
+passed (stale), 2 usage error.`,
 		Example: `  aqp conformance respondent -- aqp respond --from {url} --carrier {binding} --answer-text yes --allow-http-loopback
   aqp conformance respondent --binding mcp --report-dir out -- ./my-agent --carrier-url {url}`,
 		Args: cobra.ArbitraryArgs,
@@ -49,37 +53,27 @@ Exit status: 0 every check passed, 1 a check failed, 2 usage error.`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
-			return runConformanceRespondent(ctx, respondentrun.Config{Command: args, Bindings: bindings, Timeout: timeout,
-				Progress: cmd.ErrOrStderr()}, reportDir, cmd.OutOrStdout())
+			expected, err := rf.readExpected()
+			if err != nil {
+				return err
+			}
+			catalogue, err := conformance.LoadRequirements()
+			if err != nil {
+				return err
+			}
+			start := time.Now()
+			recs, err := respondentrun.Run(ctx, respondentrun.Config{Command: args, Bindings: bindings, Timeout: timeout, Progress: cmd.ErrOrStderr()})
+			if err != nil {
+				return usageError("%v", err)
+			}
+			rep := report.New("respondent", strings.Join(args, " "), start, respondentrun.Checks(recs), catalogue)
+			return rf.finish(cmd.OutOrStdout(), cmd.ErrOrStderr(), rep, expected, catalogue)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&binding, "binding", "all", "the binding to carry queries over: https, mcp, a2a or all")
-	f.StringVar(&reportDir, "report-dir", "", "write the JSON report (respondent.json) to this directory (default: none)")
 	f.DurationVar(&timeout, "timeout", time.Minute, "how long one start of the respondent may take")
 	_ = cmd.RegisterFlagCompletionFunc("binding", completeWords(append(respondentrun.Bindings, "all")...))
-	_ = cmd.MarkFlagDirname("report-dir")
+	rf.register(cmd)
 	return cmd
-}
-
-// runConformanceRespondent runs the checks, prints the summary and writes the report.
-func runConformanceRespondent(ctx context.Context, cfg respondentrun.Config, reportDir string, stdout io.Writer) error {
-	recs, err := respondentrun.Run(ctx, cfg)
-	if err != nil {
-		return usageError("%v", err)
-	}
-	respondentrun.Summary(stdout, recs)
-	if reportDir != "" {
-		p, err := respondentrun.WriteJSON(reportDir, recs)
-		if err != nil {
-			return failure(exitUsage, err)
-		}
-		fmt.Fprintf(stdout, "report: %s\n", p)
-	}
-	if failed := respondentrun.Failed(recs); len(failed) > 0 {
-		fmt.Fprintf(stdout, "FAILED: %d requirement(s): %v\n", len(failed), failed)
-		return exitStatus(exitInvalid)
-	}
-	fmt.Fprintf(stdout, "passed: %d check(s)\n", len(recs))
-	return nil
 }
