@@ -77,12 +77,12 @@ func Summary(w io.Writer, recs []Record, catalogue []conformance.Requirement) {
 	}
 }
 
-// FailedRequirements lists, sorted, the requirement ids of the failed checks (binding-neutral).
+// FailedRequirements lists, sorted, the requirement ids the failed checks are attributed to (Record.FailedRequirements).
 func FailedRequirements(recs []Record) []string {
 	set := map[string]bool{}
 	for _, r := range recs {
 		if r.Status == Fail {
-			for _, id := range r.Requirements {
+			for _, id := range r.FailedRequirements {
 				set[id] = true
 			}
 		}

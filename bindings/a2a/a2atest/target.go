@@ -9,10 +9,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync/atomic"
 
@@ -20,6 +22,20 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
 	"github.com/agentqueryprotocol/aqp-go/internal/servertest"
 	"github.com/agentqueryprotocol/aqp-go/spec"
+)
+
+// Requirements are the requirements.json ids this package's wire checks enforce on every submission: JSON-RPC at
+// /a2a taking the response by message/send (and message/stream) as an aqpObject response DataPart, the receipt as
+// a reply Message's one aqpObject receipt DataPart, and every receipt a JSON-RPC result (D27). A failed check is a
+// *harness.WireError naming what it breaks; the corpus passing over this binding (conformance/bindings_test.go) is
+// their passing proof.
+var Requirements = []string{ReqA2A, ReqReceipt, ReqD27}
+
+// The requirements the checks name.
+const (
+	ReqA2A     = "AQP-BIND-A2A"
+	ReqReceipt = "AQP-BIND-A2A-RECEIPT"
+	ReqD27     = "AQP-D27"
 )
 
 // Carries lists the scenario requirements this binding's transport can carry: none, since a DataPart's data is a
@@ -56,26 +72,30 @@ func (t *Submitter) Submit(ctx context.Context, body []byte, auth string) (harne
 		method = a2ab.StreamMethod
 	}
 	reply, err := Call(ctx, t.hc, t.base+spec.A2APath, auth, method, SendParams(body))
-	if err != nil {
-		return harness.Result{}, err
+	var ue *url.Error
+	switch {
+	case err != nil && (errors.As(err, &ue) || ctx.Err() != nil):
+		return harness.Result{}, err // nothing came back: not a wire form to judge
+	case err != nil:
+		return harness.Result{}, harness.Wire(err.Error(), ReqA2A)
 	}
 	if reply.Error != nil {
 		if reply.Error.Code != a2ab.ProblemCode {
-			return harness.Result{}, fmt.Errorf("JSON-RPC error %d (%s); a submission's only error is %d", reply.Error.Code, reply.Error.Message, a2ab.ProblemCode)
+			return harness.Result{}, harness.Wire(fmt.Sprintf("JSON-RPC error %d (%s); a submission's only error is %d, every receipt is a result", reply.Error.Code, reply.Error.Message, a2ab.ProblemCode), ReqD27)
 		}
 		return harness.Result{Problem: true}, nil
 	}
 	receipt, err := ReceiptOf(reply.Result)
 	if err != nil {
-		return harness.Result{}, err
+		return harness.Result{}, harness.Wire(err.Error(), ReqReceipt)
 	}
 	code, ok := harness.ReceiptCode(receipt)
 	if !ok {
-		return harness.Result{}, fmt.Errorf("the receipt part is not a receipt: %s", receipt)
+		return harness.Result{}, harness.Wire(fmt.Sprintf("the receipt part is not a receipt: %s", receipt), ReqReceipt)
 	}
 	surface, ok := a2ab.SurfaceFor(code)
 	if !ok {
-		return harness.Result{}, fmt.Errorf("code %q is not in the binding's table", code)
+		return harness.Result{}, harness.Wire(fmt.Sprintf("code %q is not in the binding's table", code), ReqReceipt)
 	}
 	var r struct {
 		Retryable  bool `json:"retryable"`
@@ -83,7 +103,7 @@ func (t *Submitter) Submit(ctx context.Context, body []byte, auth string) (harne
 	}
 	_ = json.Unmarshal(receipt, &r)
 	if r.Retryable != surface.Retryable || (r.RetryAfter != nil) != surface.Retryable {
-		return harness.Result{}, fmt.Errorf("code %q: retryable %v with retryAfter %v; the table says retryable %v", code, r.Retryable, r.RetryAfter, surface.Retryable)
+		return harness.Result{}, harness.Wire(fmt.Sprintf("code %q: retryable %v with retryAfter %v; the table says retryable %v", code, r.Retryable, r.RetryAfter, surface.Retryable), ReqReceipt)
 	}
 	return harness.Result{Receipt: receipt}, nil
 }
