@@ -130,4 +130,3 @@ func (d dupBreaker) Submit(ctx context.Context, s collector.Submission) collecto
 	}
 	return out
 }
-
