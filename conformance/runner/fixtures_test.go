@@ -52,6 +52,20 @@ var brokenCollectors = map[string]brokenCollector{
 	"collector/no-www-authenticate": {binding: spec.BindingHTTPS, wire: func(h http.Handler) http.Handler {
 		return onPath(spec.HTTPSPath, h, func(w http.ResponseWriter) http.ResponseWriter { return &headerDropper{w, "WWW-Authenticate"} })
 	}},
+	"collector/rejection-body-not-a-receipt": {binding: spec.BindingHTTPS, wire: func(h http.Handler) http.Handler {
+		return rewriteReply(spec.HTTPSPath, h, func(status int, header http.Header, b []byte) []byte {
+			if status != http.StatusOK && header.Get("Content-Type") == "application/json" {
+				return []byte(`{"error":"rejected"}`)
+			}
+			return b
+		})
+	}},
+	"collector/receipt-with-binding-member": {binding: spec.BindingHTTPS, wire: func(h http.Handler) http.Handler {
+		// A binding's own variant of the receipt: one member the schema does not have.
+		return rewriteBody(spec.HTTPSPath, h, func(b []byte) []byte {
+			return bytes.Replace(b, []byte(`"protocolVersion":`), []byte(`"binding":"https","protocolVersion":`), 1)
+		})
+	}},
 	"collector/duplicate-receipt-not-identical": {binding: spec.BindingHTTPS, submitter: func(s collector.Submitter) collector.Submitter {
 		return dupBreaker{s}
 	}},
@@ -274,6 +288,11 @@ func onPath(path string, h http.Handler, wrap func(http.ResponseWriter) http.Res
 
 // rewriteBody serves path, then rewrites the whole reply body before it leaves.
 func rewriteBody(path string, h http.Handler, edit func([]byte) []byte) http.Handler {
+	return rewriteReply(path, h, func(_ int, _ http.Header, b []byte) []byte { return edit(b) })
+}
+
+// rewriteReply serves path, then rewrites the reply body, given its status and header, before it leaves.
+func rewriteReply(path string, h http.Handler, edit func(status int, header http.Header, body []byte) []byte) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != path {
 			h.ServeHTTP(w, r)
@@ -287,7 +306,7 @@ func rewriteBody(path string, h http.Handler, edit func([]byte) []byte) http.Han
 			}
 		}
 		w.WriteHeader(rec.Code)
-		_, _ = w.Write(edit(rec.Body.Bytes()))
+		_, _ = w.Write(edit(rec.Code, rec.Header(), rec.Body.Bytes()))
 	})
 }
 

@@ -20,22 +20,26 @@ import (
 
 	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
 	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
+	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/internal/servertest"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
 // Requirements are the requirements.json ids this package's wire checks enforce on every submission: JSON-RPC at
 // /a2a taking the response by message/send (and message/stream) as an aqpObject response DataPart, the receipt as
-// a reply Message's one aqpObject receipt DataPart, and every receipt a JSON-RPC result (D27). A failed check is a
+// a reply Message's one aqpObject receipt DataPart that is a valid QueryReceipt, and every receipt a JSON-RPC
+// result (D27). A failed check is a
 // *harness.WireError naming what it breaks; the corpus passing over this binding (conformance/bindings_test.go) is
 // their passing proof.
-var Requirements = []string{ReqA2A, ReqReceipt, ReqD27}
+var Requirements = []string{ReqA2A, ReqReceipt, ReqD27, ReqSameObjects}
 
 // The requirements the checks name.
 const (
 	ReqA2A     = "AQP-BIND-A2A"
 	ReqReceipt = "AQP-BIND-A2A-RECEIPT"
 	ReqD27     = "AQP-D27"
+	// ReqSameObjects is named when the receipt part is receipt-shaped but not a valid QueryReceipt.
+	ReqSameObjects = "AQP-BIND-SAME-OBJECTS"
 )
 
 // Carries lists the scenario requirements this binding's transport can carry: none, since a DataPart's data is a
@@ -92,6 +96,9 @@ func (t *Submitter) Submit(ctx context.Context, body []byte, auth string) (harne
 	code, ok := harness.ReceiptCode(receipt)
 	if !ok {
 		return harness.Result{}, harness.Wire(fmt.Sprintf("the receipt part is not a receipt: %s", receipt), ReqReceipt)
+	}
+	if errs := core.Validate(core.KindReceipt, receipt); len(errs) > 0 {
+		return harness.Result{}, harness.Wire(fmt.Sprintf("the receipt part is not a valid QueryReceipt (%v): %s", errs, receipt), ReqSameObjects)
 	}
 	surface, ok := a2ab.SurfaceFor(code)
 	if !ok {

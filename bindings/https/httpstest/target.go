@@ -22,16 +22,19 @@ import (
 )
 
 // Requirements are the requirements.json ids this package's wire checks enforce on every submission: the receipt
-// as the body for every status, the status and headers of the binding's table, the problem document's status. A
+// as the body for every status, the status and headers of the binding's table, the problem document's status, and
+// the body a valid QueryReceipt (the canonical object, not a binding's variant of it). A
 // failed check is a *harness.WireError naming the one it breaks; the corpus passing over this binding
 // (conformance/bindings_test.go) is their passing proof.
-var Requirements = []string{ReqHTTPS, ReqProblem, ReqStatus}
+var Requirements = []string{ReqHTTPS, ReqProblem, ReqStatus, ReqSameObjects}
 
 // The requirements the checks name.
 const (
 	ReqHTTPS   = "AQP-BIND-HTTPS"
 	ReqStatus  = "AQP-BIND-HTTPS-STATUS"
 	ReqProblem = "AQP-BIND-HTTPS-PROBLEM"
+	// ReqSameObjects is named when the body is receipt-shaped but not a valid QueryReceipt.
+	ReqSameObjects = "AQP-BIND-SAME-OBJECTS"
 )
 
 // Carries lists the scenario requirements (conformance.Requires*) this binding's transport can carry.
@@ -96,6 +99,9 @@ func (t *Submitter) Submit(ctx context.Context, body []byte, auth string) (harne
 		if _, err := strconv.Atoi(ra); err != nil {
 			return harness.Result{}, harness.Wire(fmt.Sprintf("retryAfter %s is not an integer", ra), ReqStatus)
 		}
+	}
+	if errs := core.Validate(core.KindReceipt, reply.Receipt); len(errs) > 0 {
+		return harness.Result{}, harness.Wire(fmt.Sprintf("the body is not a valid QueryReceipt (%v): %s", errs, reply.Receipt), ReqSameObjects)
 	}
 	return harness.Result{Receipt: reply.Receipt}, nil
 }
