@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -84,6 +85,17 @@ var brokenCollectors = map[string]brokenCollector{
 		// The text content gets one more member than structuredContent: still a receipt, not the same JSON.
 		return rewriteBody(spec.MCPPath, h, func(b []byte) []byte {
 			return bytes.ReplaceAll(b, []byte(`"text":"{`), []byte(`"text":"{\"note\":1,`))
+		})
+	}},
+	"collector/mcp-tool-misnamed": {binding: spec.BindingMCP, wire: func(h http.Handler) http.Handler {
+		// The collector serves its tool under another name, so aqp_submit_response is unknown to it.
+		return rewriteRequest(spec.MCPPath, h, func(b []byte) []byte {
+			return bytes.ReplaceAll(b, []byte(`"name":"`+spec.MCPOperation+`"`), []byte(`"name":"submit_response"`))
+		})
+	}},
+	"collector/a2a-reply-not-json-rpc": {binding: spec.BindingA2A, wire: func(h http.Handler) http.Handler {
+		return rewriteBody(spec.A2APath, h, func(b []byte) []byte {
+			return bytes.ReplaceAll(b, []byte(`"jsonrpc":"2.0",`), nil)
 		})
 	}},
 	"collector/a2a-receipt-part-unmarked": {binding: spec.BindingA2A, wire: func(h http.Handler) http.Handler {
@@ -307,6 +319,22 @@ func rewriteReply(path string, h http.Handler, edit func(status int, header http
 		}
 		w.WriteHeader(rec.Code)
 		_, _ = w.Write(edit(rec.Code, rec.Header(), rec.Body.Bytes()))
+	})
+}
+
+// rewriteRequest rewrites the request body on path before the collector reads it.
+func rewriteRequest(path string, h http.Handler, edit func([]byte) []byte) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == path && r.Body != nil {
+			b, err := io.ReadAll(r.Body)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			b = edit(b)
+			r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(b)), int64(len(b))
+		}
+		h.ServeHTTP(w, r)
 	})
 }
 

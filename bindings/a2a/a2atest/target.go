@@ -84,7 +84,12 @@ func (t *Submitter) Submit(ctx context.Context, body []byte, auth string) (harne
 		return harness.Result{}, harness.Wire(err.Error(), ReqA2A)
 	}
 	if reply.Error != nil {
-		if reply.Error.Code != a2ab.ProblemCode {
+		switch reply.Error.Code {
+		case a2ab.ProblemCode:
+		case a2ab.CodeParseError, a2ab.CodeInvalidRequest, codeMethodNotFound:
+			// The collector refused the binding's own request form.
+			return harness.Result{}, harness.Wire(fmt.Sprintf("JSON-RPC error %d (%s) to a well-formed %s", reply.Error.Code, reply.Error.Message, method), ReqA2A)
+		default:
 			return harness.Result{}, harness.Wire(fmt.Sprintf("JSON-RPC error %d (%s); a submission's only error is %d, every receipt is a result", reply.Error.Code, reply.Error.Message, a2ab.ProblemCode), ReqD27)
 		}
 		return harness.Result{Problem: true}, nil
@@ -114,6 +119,9 @@ func (t *Submitter) Submit(ctx context.Context, body []byte, auth string) (harne
 	}
 	return harness.Result{Receipt: receipt}, nil
 }
+
+// codeMethodNotFound is JSON-RPC's "method not found".
+const codeMethodNotFound = -32601
 
 // SendParams is MessageSendParams whose one part is the AQP response, its data the body's exact bytes.
 func SendParams(body []byte) []byte {
