@@ -67,3 +67,13 @@ func TestConformanceCollectorTwoProcessesOnePostgres(t *testing.T) {
 		t.Errorf("--admin-url naming no collector: err %v\n%s", err, out)
 	}
 }
+
+// TestConformanceCollectorAdminURLUsage: --admin-url says where the admin API issues queries, so it goes with
+// --admin-token; beside --issue-cmd, which issues queries itself, it is a usage error naming both.
+func TestConformanceCollectorAdminURLUsage(t *testing.T) {
+	code, _, stderr := runCLI(t, "", "conformance", "collector", "--target", "http://127.0.0.1:1",
+		"--admin-url", "http://127.0.0.1:2", "--issue-cmd", "cat")
+	if code != 2 || !strings.Contains(stderr, "--admin-url") || !strings.Contains(stderr, "--issue-cmd") {
+		t.Errorf("exit %d, stderr %q: want 2 naming --admin-url and --issue-cmd", code, stderr)
+	}
+}
