@@ -1,12 +1,12 @@
 package main
 
 import (
-	"encoding/json"
-	"os"
 	"os/exec"
-	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/agentqueryprotocol/aqp-go/conformance"
 )
 
 // TestConformanceCollectorTwoProcessesOnePostgres: two `aqp serve` processes on one PostgreSQL database are one
@@ -22,39 +22,35 @@ func TestConformanceCollectorTwoProcessesOnePostgres(t *testing.T) {
 	env := []string{"AQP_ADMIN_TOKEN=two"}
 	a := startServe(t, env, "--data-dir", t.TempDir(), "--store", url)
 	b := startServe(t, env, "--data-dir", t.TempDir(), "--store", url)
-	reports := t.TempDir()
 	cmd := exec.Command(aqpBinary(t), "conformance", "collector", "--target", b.url, "--admin-url", a.url,
-		"--binding", "all", "--admin-token", "two", "--report-dir", reports)
+		"--binding", "all", "--admin-token", "two")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("aqp conformance collector against two processes: %v\n%s", err, out)
 	}
-	raw, err := os.ReadFile(filepath.Join(reports, "report.json"))
+	// The runner's progress lines: STATUS binding scenario[: evidence].
+	passed, skipped := map[string]int{}, map[string]int{}
+	for _, m := range regexp.MustCompile(`(?m)^(PASS|FAIL|SKIP) +(https|mcp|a2a) +(\S+)`).FindAllStringSubmatch(string(out), -1) {
+		switch m[1] {
+		case "PASS":
+			passed[m[2]]++
+		case "SKIP":
+			skipped[m[2]]++
+		default:
+			t.Errorf("%s over %s failed", m[3], m[2])
+		}
+	}
+	files, err := conformance.LoadScenarios(conformance.ScenarioFiles)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rep struct {
-		Checks []struct {
-			Scenario, Binding, Status string
-		} `json:"checks"`
-	}
-	if err := json.Unmarshal(raw, &rep); err != nil {
-		t.Fatal(err)
-	}
-	passed, skipped := map[string]int{}, map[string]int{}
-	for _, c := range rep.Checks {
-		switch c.Status {
-		case "pass":
-			passed[c.Binding]++
-		case "skip":
-			skipped[c.Binding]++
-		default:
-			t.Errorf("%s over %s: %s", c.Scenario, c.Binding, c.Status)
-		}
+	n := 0
+	for _, f := range files {
+		n += len(f.Scenarios)
 	}
 	for _, bnd := range []string{"https", "mcp", "a2a"} {
-		if passed[bnd] == 0 {
-			t.Errorf("%s passed nothing", bnd)
+		if passed[bnd] == 0 || passed[bnd]+skipped[bnd] != n {
+			t.Errorf("%s: %d passed and %d skipped of %d scenarios:\n%s", bnd, passed[bnd], skipped[bnd], n, out)
 		}
 		t.Logf("%s: %d pass, %d skip", bnd, passed[bnd], skipped[bnd])
 	}
