@@ -121,8 +121,27 @@ func (c *Client) Call(ctx context.Context, endpoint, operation, authorization st
 	if err != nil {
 		return nil, fmt.Errorf("calling %s: %w", operation, err)
 	}
-	return replyOf(res)
+	reply, err := replyOf(res)
+	if err != nil {
+		return nil, &ResultError{Err: err}
+	}
+	return reply, nil
 }
+
+// ResultError is a tool result that came back but is neither a receipt nor a tool error as the binding pins them
+// (no structuredContent, text that is not the same JSON, not a QueryReceipt): the collector broke the binding's
+// result form, as opposed to a connection or handshake that failed. Conformance checks tell the two apart with
+// errors.As.
+type ResultError struct {
+	// Err says what is wrong with the result.
+	Err error
+}
+
+// Error implements the error interface.
+func (e *ResultError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the cause.
+func (e *ResultError) Unwrap() error { return e.Err }
 
 var errNotObject = errors.New("the response is not a JSON object; the MCP binding carries it as the tool's arguments, which must be one")
 

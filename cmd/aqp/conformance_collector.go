@@ -24,15 +24,18 @@ import (
 // wire-checking submitter.
 func runnerBindings(hc *http.Client) []runner.Binding {
 	return []runner.Binding{
-		{Name: spec.BindingHTTPS, Carries: httpstest.Carries, Remote: func(u string) runner.Submitter { return httpstest.Remote(u, hc) }},
-		{Name: spec.BindingMCP, Carries: mcptest.Carries, Remote: func(u string) runner.Submitter { return mcptest.Remote(u, hc) }},
-		{Name: spec.BindingA2A, Carries: a2atest.Carries, Remote: func(u string) runner.Submitter { return a2atest.Remote(u, hc) }},
+		{Name: spec.BindingHTTPS, Carries: httpstest.Carries, Requirements: httpstest.Requirements,
+			Remote: func(u string) runner.Submitter { return httpstest.Remote(u, hc) }},
+		{Name: spec.BindingMCP, Carries: mcptest.Carries, Requirements: mcptest.Requirements,
+			Remote: func(u string) runner.Submitter { return mcptest.Remote(u, hc) }},
+		{Name: spec.BindingA2A, Carries: a2atest.Carries, Requirements: a2atest.Requirements,
+			Remote: func(u string) runner.Submitter { return a2atest.Remote(u, hc) }},
 	}
 }
 
 type conformanceCollectorOptions struct {
-	target, binding, adminToken, issueCmd string
-	report                                reportFlags
+	target, adminURL, binding, adminToken, issueCmd string
+	report                                          reportFlags
 }
 
 func newConformanceCollectorCmd() *cobra.Command {
@@ -42,8 +45,9 @@ func newConformanceCollectorCmd() *cobra.Command {
 		Short: "Run the collector scenarios against a running collector",
 		Long: `Run the collector scenario corpus against a running collector, ours or another's, over each binding.
 
-Queries are issued through the admin API (--admin-token, POST /admin/v1/queries) or by a shell command
-(--issue-cmd) that reads the QueryDraft on stdin and prints the QueryRequest JSON. The scenarios' fixed queryIds and
+Queries are issued through the admin API (--admin-token, POST /admin/v1/queries at --admin-url, by default the
+--target; name another process of the same collector there to check that --target answers queries it did not
+issue) or by a shell command (--issue-cmd) that reads the QueryDraft on stdin and prints the QueryRequest JSON. The scenarios' fixed queryIds and
 timestamps are mapped onto the collector's; scenarios that move the clock give their queries a short ttlSeconds and
 really wait (a few seconds each); scenarios that need what a running collector does not offer (a failing store,
 continuation rules, a rate limit, the clock exactly at expiry) are skipped with the reason.
@@ -56,6 +60,7 @@ self-contained page with the requirement × binding matrix of every run written 
 Exit status: 0 every check that ran passed or was an expected failure, 1 a check failed unexpectedly, an expected
 failure passed (stale) or the run could not start, 2 usage error.`,
 		Example: `  aqp conformance collector --target http://127.0.0.1:8080 --admin-token "$(cat aqp-data/admin-token)"
+  aqp conformance collector --target http://127.0.0.1:8081 --admin-url http://127.0.0.1:8080 --admin-token "$T"
   aqp conformance collector --target http://127.0.0.1:8080 --binding mcp --issue-cmd './issue.sh' --report-dir out \
       --expected-failures known-gaps.json`,
 		Args: cobra.NoArgs,
@@ -63,6 +68,7 @@ failure passed (stale) or the run could not start, 2 usage error.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.target, "target", "", "the collector's base URL (required)")
+	f.StringVar(&o.adminURL, "admin-url", "", "base URL whose admin API issues the queries (default: --target), e.g. another process of the same collector")
 	f.StringVar(&o.binding, "binding", "all", "binding to check: https, mcp, a2a or all")
 	f.StringVar(&o.adminToken, "admin-token", "", "the collector's admin token, to issue queries through its admin API (one of this and --issue-cmd is required)")
 	f.StringVar(&o.issueCmd, "issue-cmd", "", "shell command that reads a QueryDraft on stdin and prints the QueryRequest JSON (one of this and --admin-token is required)")
@@ -78,6 +84,13 @@ func runConformanceCollector(cmd *cobra.Command, o conformanceCollectorOptions) 
 	if (o.adminToken == "") == (o.issueCmd == "") {
 		return usageError("give exactly one of --admin-token and --issue-cmd, to say how queries are issued")
 	}
+	adminURL := o.target
+	if o.adminURL != "" {
+		if o.issueCmd != "" {
+			return usageError("--admin-url goes with --admin-token; --issue-cmd issues queries itself")
+		}
+		adminURL = o.adminURL
+	}
 	hc := &http.Client{Timeout: 30 * time.Second}
 	var bindings []runner.Binding
 	for _, b := range runnerBindings(hc) {
@@ -89,7 +102,7 @@ func runConformanceCollector(cmd *cobra.Command, o conformanceCollectorOptions) 
 		return usageError("--binding must be https, mcp, a2a or all, not %q", o.binding)
 	}
 	issue := func(ctx context.Context, draft []byte) ([]byte, error) {
-		return harness.IssueOverAdminAPI(ctx, hc, o.target, o.adminToken, draft)
+		return harness.IssueOverAdminAPI(ctx, hc, adminURL, o.adminToken, draft)
 	}
 	if o.issueCmd != "" {
 		issue = func(ctx context.Context, draft []byte) ([]byte, error) {

@@ -1,13 +1,34 @@
 package runner
 
-import "github.com/agentqueryprotocol/aqp-go/conformance/report"
+import (
+	"slices"
+
+	"github.com/agentqueryprotocol/aqp-go/conformance/report"
+)
 
 // Checks turns the run's records into report checks, for the console summary and the report files.
 func Checks(recs []Record) []report.Check {
 	out := make([]report.Check, len(recs))
 	for i, r := range recs {
 		out[i] = report.Check{Role: "collector", Scenario: r.Scenario, Binding: r.Binding, Requirements: r.Requirements,
-			Status: report.Status(r.Status), Evidence: r.Evidence, Seconds: r.Seconds}
+			Failed: r.FailedRequirements, Status: report.Status(r.Status), Evidence: r.Evidence, Seconds: r.Seconds}
 	}
+	return out
+}
+
+// FailedRequirements lists, sorted, the requirement ids the failed checks are attributed to
+// (Record.FailedRequirements): what a broken fixture is held to.
+func FailedRequirements(recs []Record) []string {
+	var out []string
+	for _, r := range recs {
+		if r.Status == Fail {
+			for _, id := range r.FailedRequirements {
+				if !slices.Contains(out, id) {
+					out = append(out, id)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
 	return out
 }

@@ -37,6 +37,10 @@ type Binding struct {
 	Name string
 	// Carries lists the scenario requirements (conformance.Requires*) the binding's transport can carry.
 	Carries []string
+	// Requirements lists the requirements.json ids the submitter's wire checks enforce (httpstest.Requirements,
+	// …): what a run over this binding proves beyond the scenarios' own requirements, and what a failed wire
+	// check (a *harness.WireError) is attributed to.
+	Requirements []string
 	// Remote returns a submitter to the collector at baseURL.
 	Remote func(baseURL string) Submitter
 }
@@ -83,6 +87,10 @@ type Record struct {
 	Binding string `json:"binding"`
 	// Status is pass, fail or skip.
 	Status Status `json:"status"`
+	// FailedRequirements, for a failed check, are the requirements the failure is attributed to: the binding
+	// requirement a wire check names when the binding's wire form was wrong (a *harness.WireError), else the
+	// scenario's own Requirements, since the receipt or an expectation was wrong. Empty unless Status is fail.
+	FailedRequirements []string `json:"failedRequirements,omitempty"`
 	// Evidence says why: the failed step and what differed, or why the scenario was skipped; for a scenario
 	// that waited, how long.
 	Evidence string `json:"evidence,omitempty"`
@@ -116,7 +124,7 @@ func Run(ctx context.Context, opts Options) ([]Record, error) {
 				if reason := SkipReason(sc, b); reason != "" {
 					rec.Status, rec.Evidence = Skip, reason
 				} else if err := runOne(ctx, sc, opts.Issue, sub); err != nil {
-					rec.Status, rec.Evidence = Fail, err.Error()
+					rec.Status, rec.Evidence, rec.FailedRequirements = Fail, err.Error(), Attribute(err, rec.Requirements)
 				} else {
 					rec.Status = Pass
 					if waits(sc) {
@@ -136,6 +144,18 @@ func Run(ctx context.Context, opts Options) ([]Record, error) {
 		}
 	}
 	return out, nil
+}
+
+// Attribute names the requirements a failed scenario is attributed to: those of the wire check that failed when err
+// is (or wraps) a *harness.WireError, else the scenario's own requirements (a copy, sorted).
+func Attribute(err error, scenario []string) []string {
+	ids := harness.WireRequirements(err)
+	if ids == nil {
+		ids = scenario
+	}
+	out := slices.Clone(ids)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 func firstLine(s string) string {

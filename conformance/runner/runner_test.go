@@ -3,27 +3,20 @@ package runner_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"encoding/xml"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
-	"strings"
 	"testing"
+	"time"
 
-	"github.com/agentqueryprotocol/aqp-go/bindings/https"
 	"github.com/agentqueryprotocol/aqp-go/bindings/https/httpstest"
 	"github.com/agentqueryprotocol/aqp-go/conformance"
-	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
+	"github.com/agentqueryprotocol/aqp-go/conformance/report"
 	"github.com/agentqueryprotocol/aqp-go/conformance/runner"
-	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
-	"github.com/agentqueryprotocol/aqp-go/service"
-	"github.com/agentqueryprotocol/aqp-go/spec"
-	"github.com/agentqueryprotocol/aqp-go/store/memory"
 )
 
 // statusRewriter turns one HTTP status into another on the HTTPS binding's endpoint: a collector that maps a code
@@ -40,40 +33,20 @@ func (w *statusRewriter) WriteHeader(code int) {
 	w.ResponseWriter.WriteHeader(code)
 }
 
-// TestBrokenCollectorFailsExactlyItsRequirements: a collector answering expired with 400 instead of 410 fails
-// exactly the scenarios that expect expired, and the reports say so.
-func TestBrokenCollectorFailsExactlyItsRequirements(t *testing.T) {
-	svc, err := service.New(service.Config{
-		Collector:  collector.Config{Store: memory.New(), PublicURL: "http://collector.test", FailureLimit: collector.RateLimit{Disabled: true}},
-		Bindings:   []service.Binding{https.Binding{}},
-		AdminToken: "admin",
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := svc.Handler()
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == spec.HTTPSPath {
-			w = &statusRewriter{ResponseWriter: w, from: https.StatusFor(core.CodeExpired), to: http.StatusBadRequest}
-		}
-		h.ServeHTTP(w, r)
-	}))
-	defer ts.Close()
-	recs, err := runner.Run(context.Background(), runner.Options{
-		Target: ts.URL,
-		Bindings: []runner.Binding{{Name: spec.BindingHTTPS, Carries: httpstest.Carries,
-			Remote: func(u string) runner.Submitter { return httpstest.Remote(u, ts.Client()) }}},
-		Issue: func(ctx context.Context, draft []byte) ([]byte, error) {
-			return harness.IssueOverAdminAPI(ctx, ts.Client(), ts.URL, "admin", draft)
-		},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+// TestReportsOfABrokenCollector: a collector answering expired with 400 instead of 410 fails exactly the scenarios
+// that expect expired, the failures are attributed to the status table (not to the expiry rules, whose receipts
+// were right), and the reports say so.
+func TestReportsOfABrokenCollector(t *testing.T) {
+	recs, target := runFixture(t, "collector/expired-status-400")
 	var failed []string
 	for _, r := range recs {
 		if r.Status == runner.Fail {
 			failed = append(failed, r.Scenario)
+			if !slices.Equal(r.FailedRequirements, []string{httpstest.ReqStatus}) || len(r.Requirements) == 0 || slices.Contains(r.Requirements, httpstest.ReqStatus) {
+				t.Errorf("%s: failed %v (scenario's %v), want only %s", r.Scenario, r.FailedRequirements, r.Requirements, httpstest.ReqStatus)
+			}
+		} else if r.FailedRequirements != nil {
+			t.Errorf("%s: %s with failed requirements %v", r.Scenario, r.Status, r.FailedRequirements)
 		}
 	}
 	sort.Strings(failed)
@@ -81,74 +54,49 @@ func TestBrokenCollectorFailsExactlyItsRequirements(t *testing.T) {
 	if !slices.Equal(failed, want) {
 		t.Errorf("failed %v, want %v", failed, want)
 	}
-	if got, want := runner.FailedRequirements(recs), []string{"AQP-COL-EXPIRED", "AQP-COL-PAIRED", "AQP-PAIR-EXPIRED"}; !slices.Equal(got, want) {
-		t.Errorf("failed requirements %v, want %v", got, want)
-	}
-
-	dir := t.TempDir()
-	if err := runner.WriteReports(dir, ts.URL, recs); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	// The report files: the failures attributed to the status table in the JSON and JUnit XML.
+	catalogue, err := conformance.LoadRequirements()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rep struct {
-		Target string `json:"target"`
-		Checks []struct {
-			Scenario     string   `json:"scenario"`
-			Requirements []string `json:"requirements"`
-			Binding      string   `json:"binding"`
-			Status       string   `json:"status"`
-			Evidence     string   `json:"evidence"`
-		} `json:"checks"`
-	}
-	if err := json.Unmarshal(b, &rep); err != nil {
+	dir := t.TempDir()
+	if err := report.WriteDir(dir, report.New("collector", target, time.Now(), runner.Checks(recs), catalogue), catalogue); err != nil {
 		t.Fatal(err)
 	}
-	if rep.Target != ts.URL || len(rep.Checks) != len(recs) {
-		t.Fatalf("report.json: target %q with %d checks, want %q with %d", rep.Target, len(rep.Checks), ts.URL, len(recs))
+	rep, err := report.ReadJSON(filepath.Join(dir, "collector.json"))
+	if err != nil {
+		t.Fatal(err)
 	}
+	if rep.Target != target || len(rep.Checks) != len(recs) {
+		t.Fatalf("collector.json: target %q with %d checks, want %q with %d", rep.Target, len(rep.Checks), target, len(recs))
+	}
+	fails := 0
 	for _, c := range rep.Checks {
-		if c.Scenario == "" || c.Binding != "https" || !slices.Contains([]string{"pass", "fail", "skip"}, c.Status) ||
-			(c.Status != "pass" && c.Evidence == "") || c.Requirements == nil {
-			t.Errorf("report.json record %+v: want a scenario, the binding, a status, evidence unless passed, requirements", c)
+		if c.Scenario == "" || c.Binding != "https" || (c.Status != report.Pass && c.Evidence == "") || c.Requirements == nil || c.Level == "" {
+			t.Errorf("collector.json record %+v: want a scenario, the binding, evidence unless passed, requirements, a level", c)
+		}
+		if c.Status == report.Fail {
+			fails++
+			if !slices.Equal(c.Failed, []string{httpstest.ReqStatus}) {
+				t.Errorf("collector.json: %s attributed to %v", c.ID, c.Failed)
+			}
 		}
 	}
-	x, err := os.ReadFile(filepath.Join(dir, "junit.xml"))
+	x, err := os.ReadFile(filepath.Join(dir, "collector.junit.xml"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ju struct {
 		Suites []struct {
-			Name     string `xml:"name,attr"`
-			Tests    int    `xml:"tests,attr"`
-			Failures int    `xml:"failures,attr"`
-			Skipped  int    `xml:"skipped,attr"`
-			Cases    []struct {
-				Name    string    `xml:"name,attr"`
-				Failure *struct{} `xml:"failure"`
-				Skipped *struct{} `xml:"skipped"`
-			} `xml:"testcase"`
+			Tests    int `xml:"tests,attr"`
+			Failures int `xml:"failures,attr"`
 		} `xml:"testsuite"`
 	}
 	if err := xml.Unmarshal(x, &ju); err != nil {
 		t.Fatal(err)
 	}
-	if len(ju.Suites) != 1 || ju.Suites[0].Tests != len(recs) || ju.Suites[0].Failures != 2 || len(ju.Suites[0].Cases) != len(recs) {
-		t.Fatalf("junit.xml: %+v", ju)
-	}
-	nf, ns := 0, 0
-	for _, c := range ju.Suites[0].Cases {
-		if c.Failure != nil {
-			nf++
-		}
-		if c.Skipped != nil {
-			ns++
-		}
-	}
-	if nf != 2 || ns != ju.Suites[0].Skipped || ns == 0 {
-		t.Errorf("junit.xml: %d failures, %d skipped cases; suite says %d skipped", nf, ns, ju.Suites[0].Skipped)
+	if fails != 2 || len(ju.Suites) != 1 || ju.Suites[0].Tests != len(recs) || ju.Suites[0].Failures != 2 {
+		t.Errorf("%d failures in collector.json; collector.junit.xml %+v", fails, ju)
 	}
 }
 
@@ -162,64 +110,4 @@ func (d dupBreaker) Submit(ctx context.Context, s collector.Submission) collecto
 		out.Receipt = append(bytes.TrimSuffix(out.Receipt, []byte("}")), []byte(" }")...)
 	}
 	return out
-}
-
-type brokenHTTPS struct{ https.Binding }
-
-func (b brokenHTTPS) Handler(sub collector.Submitter) http.Handler {
-	return b.Binding.Handler(dupBreaker{sub})
-}
-
-// TestNonIdenticalDuplicateFailsExactlyTheDuplicateScenarios: a collector whose duplicate receipts differ from the
-// stored ones fails exactly the scenarios that expect sameReceiptAs (and that it can run), and nothing else.
-func TestNonIdenticalDuplicateFailsExactlyTheDuplicateScenarios(t *testing.T) {
-	svc, err := service.New(service.Config{
-		Collector:  collector.Config{Store: memory.New(), PublicURL: "http://collector.test", FailureLimit: collector.RateLimit{Disabled: true}},
-		Bindings:   []service.Binding{brokenHTTPS{}},
-		AdminToken: "admin",
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(svc.Handler())
-	defer ts.Close()
-	b := runner.Binding{Name: spec.BindingHTTPS, Carries: httpstest.Carries,
-		Remote: func(u string) runner.Submitter { return httpstest.Remote(u, ts.Client()) }}
-	recs, err := runner.Run(context.Background(), runner.Options{
-		Target: ts.URL, Bindings: []runner.Binding{b},
-		Issue: func(ctx context.Context, draft []byte) ([]byte, error) {
-			return harness.IssueOverAdminAPI(ctx, ts.Client(), ts.URL, "admin", draft)
-		},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := conformance.LoadScenarios(conformance.ScenarioFiles)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want []string
-	for _, f := range files {
-		for _, sc := range f.Scenarios {
-			if runner.SkipReason(sc, b) == "" && slices.ContainsFunc(sc.Steps, func(st conformance.Step) bool {
-				return st.Expect != nil && st.Expect.SameReceiptAs != ""
-			}) {
-				want = append(want, sc.Name)
-			}
-		}
-	}
-	var failed []string
-	for _, r := range recs {
-		if r.Status == runner.Fail {
-			failed = append(failed, r.Scenario)
-			if !strings.Contains(r.Evidence, "differs from") {
-				t.Errorf("%s: evidence %q does not say the receipt differs", r.Scenario, r.Evidence)
-			}
-		}
-	}
-	sort.Strings(failed)
-	sort.Strings(want)
-	if len(want) == 0 || !slices.Equal(failed, want) {
-		t.Errorf("failed %v, want %v", failed, want)
-	}
 }

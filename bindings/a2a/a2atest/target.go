@@ -9,17 +9,37 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync/atomic"
 
 	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
 	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
+	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/internal/servertest"
 	"github.com/agentqueryprotocol/aqp-go/spec"
+)
+
+// Requirements are the requirements.json ids this package's wire checks enforce on every submission: JSON-RPC at
+// /a2a taking the response by message/send (and message/stream) as an aqpObject response DataPart, the receipt as
+// a reply Message's one aqpObject receipt DataPart that is a valid QueryReceipt, and every receipt a JSON-RPC
+// result (D27). A failed check is a
+// *harness.WireError naming what it breaks; the corpus passing over this binding (conformance/bindings_test.go) is
+// their passing proof.
+var Requirements = []string{ReqA2A, ReqReceipt, ReqD27, ReqSameObjects}
+
+// The requirements the checks name.
+const (
+	ReqA2A     = "AQP-BIND-A2A"
+	ReqReceipt = "AQP-BIND-A2A-RECEIPT"
+	ReqD27     = "AQP-D27"
+	// ReqSameObjects is named when the receipt part is receipt-shaped but not a valid QueryReceipt.
+	ReqSameObjects = "AQP-BIND-SAME-OBJECTS"
 )
 
 // Carries lists the scenario requirements this binding's transport can carry: none, since a DataPart's data is a
@@ -56,26 +76,38 @@ func (t *Submitter) Submit(ctx context.Context, body []byte, auth string) (harne
 		method = a2ab.StreamMethod
 	}
 	reply, err := Call(ctx, t.hc, t.base+spec.A2APath, auth, method, SendParams(body))
-	if err != nil {
-		return harness.Result{}, err
+	var ue *url.Error
+	switch {
+	case err != nil && (errors.As(err, &ue) || ctx.Err() != nil):
+		return harness.Result{}, err // nothing came back: not a wire form to judge
+	case err != nil:
+		return harness.Result{}, harness.Wire(err.Error(), ReqA2A)
 	}
 	if reply.Error != nil {
-		if reply.Error.Code != a2ab.ProblemCode {
-			return harness.Result{}, fmt.Errorf("JSON-RPC error %d (%s); a submission's only error is %d", reply.Error.Code, reply.Error.Message, a2ab.ProblemCode)
+		switch reply.Error.Code {
+		case a2ab.ProblemCode:
+		case a2ab.CodeParseError, a2ab.CodeInvalidRequest, codeMethodNotFound:
+			// The collector refused the binding's own request form.
+			return harness.Result{}, harness.Wire(fmt.Sprintf("JSON-RPC error %d (%s) to a well-formed %s", reply.Error.Code, reply.Error.Message, method), ReqA2A)
+		default:
+			return harness.Result{}, harness.Wire(fmt.Sprintf("JSON-RPC error %d (%s); a submission's only error is %d, every receipt is a result", reply.Error.Code, reply.Error.Message, a2ab.ProblemCode), ReqD27)
 		}
 		return harness.Result{Problem: true}, nil
 	}
 	receipt, err := ReceiptOf(reply.Result)
 	if err != nil {
-		return harness.Result{}, err
+		return harness.Result{}, harness.Wire(err.Error(), ReqReceipt)
 	}
 	code, ok := harness.ReceiptCode(receipt)
 	if !ok {
-		return harness.Result{}, fmt.Errorf("the receipt part is not a receipt: %s", receipt)
+		return harness.Result{}, harness.Wire(fmt.Sprintf("the receipt part is not a receipt: %s", receipt), ReqReceipt)
+	}
+	if errs := core.Validate(core.KindReceipt, receipt); len(errs) > 0 {
+		return harness.Result{}, harness.Wire(fmt.Sprintf("the receipt part is not a valid QueryReceipt (%v): %s", errs, receipt), ReqSameObjects)
 	}
 	surface, ok := a2ab.SurfaceFor(code)
 	if !ok {
-		return harness.Result{}, fmt.Errorf("code %q is not in the binding's table", code)
+		return harness.Result{}, harness.Wire(fmt.Sprintf("code %q is not in the binding's table", code), ReqReceipt)
 	}
 	var r struct {
 		Retryable  bool `json:"retryable"`
@@ -83,10 +115,13 @@ func (t *Submitter) Submit(ctx context.Context, body []byte, auth string) (harne
 	}
 	_ = json.Unmarshal(receipt, &r)
 	if r.Retryable != surface.Retryable || (r.RetryAfter != nil) != surface.Retryable {
-		return harness.Result{}, fmt.Errorf("code %q: retryable %v with retryAfter %v; the table says retryable %v", code, r.Retryable, r.RetryAfter, surface.Retryable)
+		return harness.Result{}, harness.Wire(fmt.Sprintf("code %q: retryable %v with retryAfter %v; the table says retryable %v", code, r.Retryable, r.RetryAfter, surface.Retryable), ReqReceipt)
 	}
 	return harness.Result{Receipt: receipt}, nil
 }
+
+// codeMethodNotFound is JSON-RPC's "method not found".
+const codeMethodNotFound = -32601
 
 // SendParams is MessageSendParams whose one part is the AQP response, its data the body's exact bytes.
 func SendParams(body []byte) []byte {

@@ -6,8 +6,10 @@ package httpstest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -17,6 +19,22 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/internal/servertest"
 	"github.com/agentqueryprotocol/aqp-go/spec"
+)
+
+// Requirements are the requirements.json ids this package's wire checks enforce on every submission: the receipt
+// as the body for every status, the status and headers of the binding's table, the problem document's status, and
+// the body a valid QueryReceipt (the canonical object, not a binding's variant of it). A
+// failed check is a *harness.WireError naming the one it breaks; the corpus passing over this binding
+// (conformance/bindings_test.go) is their passing proof.
+var Requirements = []string{ReqHTTPS, ReqProblem, ReqStatus, ReqSameObjects}
+
+// The requirements the checks name.
+const (
+	ReqHTTPS   = "AQP-BIND-HTTPS"
+	ReqStatus  = "AQP-BIND-HTTPS-STATUS"
+	ReqProblem = "AQP-BIND-HTTPS-PROBLEM"
+	// ReqSameObjects is named when the body is receipt-shaped but not a valid QueryReceipt.
+	ReqSameObjects = "AQP-BIND-SAME-OBJECTS"
 )
 
 // Carries lists the scenario requirements (conformance.Requires*) this binding's transport can carry.
@@ -42,40 +60,48 @@ func Remote(baseURL string, hc *http.Client) *Submitter {
 	return &Submitter{base: strings.TrimSuffix(baseURL, "/"), hc: hc}
 }
 
-// Submit delivers with the binding's own client and checks the wire form against the binding's table.
+// Submit delivers with the binding's own client and checks the wire form against the binding's table; a wire
+// form the table does not allow is a *harness.WireError naming the requirement it breaks.
 func (t *Submitter) Submit(ctx context.Context, body []byte, auth string) (harness.Result, error) {
 	client := &https.Client{HTTP: t.hc}
 	reply, err := client.Post(ctx, t.base+spec.HTTPSPath, auth, body)
 	if err != nil {
-		return harness.Result{}, err
+		var ue *url.Error
+		if errors.As(err, &ue) || ctx.Err() != nil {
+			return harness.Result{}, err // nothing came back: not a wire form to judge
+		}
+		return harness.Result{}, harness.Wire(err.Error(), ReqHTTPS)
 	}
 	if reply.Problem != nil {
 		if reply.Status != https.ProblemStatus {
-			return harness.Result{}, fmt.Errorf("a problem document with status %d, want %d", reply.Status, https.ProblemStatus)
+			return harness.Result{}, harness.Wire(fmt.Sprintf("a problem document with status %d, want %d", reply.Status, https.ProblemStatus), ReqProblem)
 		}
 		return harness.Result{Problem: true}, nil
 	}
 	code, ok := harness.ReceiptCode(reply.Receipt)
 	if !ok {
-		return harness.Result{}, fmt.Errorf("status %d with a body that is not a receipt: %s", reply.Status, reply.Receipt)
+		return harness.Result{}, harness.Wire(fmt.Sprintf("status %d with a body that is not a receipt: %s", reply.Status, reply.Receipt), ReqHTTPS)
 	}
 	if want := https.StatusFor(code); reply.Status != want {
-		return harness.Result{}, fmt.Errorf("code %q came with HTTP status %d; the binding's table says %d", code, reply.Status, want)
+		return harness.Result{}, harness.Wire(fmt.Sprintf("code %q came with HTTP status %d; the binding's table says %d", code, reply.Status, want), ReqStatus)
 	}
 	switch reply.Status {
 	case http.StatusUnauthorized:
 		if !strings.HasPrefix(reply.Header.Get("WWW-Authenticate"), "Bearer") {
-			return harness.Result{}, fmt.Errorf("401 without WWW-Authenticate: Bearer")
+			return harness.Result{}, harness.Wire(fmt.Sprintf("401 with WWW-Authenticate %q, want Bearer", reply.Header.Get("WWW-Authenticate")), ReqStatus)
 		}
 	case http.StatusTooManyRequests, http.StatusServiceUnavailable:
 		doc := core.Parse(core.KindReceipt, reply.Receipt)
 		ra := fmt.Sprint(doc.Object()["retryAfter"])
 		if got := reply.Header.Get("Retry-After"); got == "" || got != ra {
-			return harness.Result{}, fmt.Errorf("Retry-After %q, want the receipt's retryAfter %s", got, ra)
+			return harness.Result{}, harness.Wire(fmt.Sprintf("Retry-After %q, want the receipt's retryAfter %s", got, ra), ReqStatus)
 		}
 		if _, err := strconv.Atoi(ra); err != nil {
-			return harness.Result{}, fmt.Errorf("retryAfter %s is not an integer", ra)
+			return harness.Result{}, harness.Wire(fmt.Sprintf("retryAfter %s is not an integer", ra), ReqStatus)
 		}
+	}
+	if errs := core.Validate(core.KindReceipt, reply.Receipt); len(errs) > 0 {
+		return harness.Result{}, harness.Wire(fmt.Sprintf("the body is not a valid QueryReceipt (%v): %s", errs, reply.Receipt), ReqSameObjects)
 	}
 	return harness.Result{Receipt: reply.Receipt}, nil
 }

@@ -7,8 +7,10 @@ package mcptest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 
 	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
@@ -16,6 +18,19 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/internal/servertest"
 	"github.com/agentqueryprotocol/aqp-go/spec"
+)
+
+// Requirements are the requirements.json ids this package's wire checks enforce on every submission: the tool
+// aqp_submit_response over streamable HTTP at /mcp, the receipt as structuredContent with the same JSON as text
+// content, and isError on exactly the rejections (which D27 pins too). A failed check is a *harness.WireError
+// naming what it breaks; the corpus passing over this binding (conformance/bindings_test.go) is their passing proof.
+var Requirements = []string{ReqD27, ReqMCP, ReqReceipt}
+
+// The requirements the checks name.
+const (
+	ReqMCP     = "AQP-BIND-MCP"
+	ReqReceipt = "AQP-BIND-MCP-RECEIPT"
+	ReqD27     = "AQP-D27"
 )
 
 // Carries lists the scenario requirements (conformance.Requires*) this binding's transport can carry.
@@ -42,26 +57,35 @@ func Remote(baseURL string, hc *http.Client) *Submitter {
 	return &Submitter{base: strings.TrimSuffix(baseURL, "/"), hc: hc}
 }
 
-// Submit delivers with the binding's own client and checks the wire form against the binding's table.
+// Submit delivers with the binding's own client and checks the wire form against the binding's table; a wire
+// form the table does not allow is a *harness.WireError naming the requirement it breaks.
 func (t *Submitter) Submit(ctx context.Context, body []byte, auth string) (harness.Result, error) {
 	client := &aqpmcp.Client{HTTP: t.hc}
 	reply, err := client.Call(ctx, t.base+spec.MCPPath, spec.MCPOperation, auth, body)
-	if err != nil {
-		return harness.Result{}, err
+	var re *aqpmcp.ResultError
+	var ue *url.Error
+	switch {
+	case errors.As(err, &re):
+		return harness.Result{}, harness.Wire(err.Error(), ReqReceipt)
+	case err != nil && (errors.As(err, &ue) || ctx.Err() != nil):
+		return harness.Result{}, err // nothing came back: not a wire form to judge
+	case err != nil:
+		// The handshake or the call itself failed: the collector does not serve the tool as the binding pins it.
+		return harness.Result{}, harness.Wire(err.Error(), ReqMCP)
 	}
 	if reply.Problem != "" {
 		if !reply.IsError {
-			return harness.Result{}, fmt.Errorf("a result without a receipt that is not isError")
+			return harness.Result{}, harness.Wire("a result without a receipt that is not isError", ReqReceipt)
 		}
 		return harness.Result{Problem: true}, nil
 	}
 	code, ok := harness.ReceiptCode(reply.Receipt)
 	if !ok {
-		return harness.Result{}, fmt.Errorf("a result whose text is not a receipt: %s", reply.Receipt)
+		return harness.Result{}, harness.Wire(fmt.Sprintf("a result whose text is not a receipt: %s", reply.Receipt), ReqReceipt)
 	}
 	w := aqpmcp.WireFor(code)
 	if reply.IsError != w.IsError {
-		return harness.Result{}, fmt.Errorf("code %q came with isError %v; the binding's table says %v", code, reply.IsError, w.IsError)
+		return harness.Result{}, harness.Wire(fmt.Sprintf("code %q came with isError %v; the binding's table says %v", code, reply.IsError, w.IsError), ReqD27, ReqReceipt)
 	}
 	var sc struct {
 		Retryable  bool            `json:"retryable"`
@@ -71,15 +95,15 @@ func (t *Submitter) Submit(ctx context.Context, body []byte, auth string) (harne
 		} `json:"error"`
 	}
 	if err := json.Unmarshal(reply.Structured, &sc); err != nil {
-		return harness.Result{}, fmt.Errorf("structuredContent: %w", err)
+		return harness.Result{}, harness.Wire(fmt.Sprintf("structuredContent: %v", err), ReqReceipt)
 	}
 	if code != "" && (sc.Error == nil || sc.Error.Code != code) {
-		return harness.Result{}, fmt.Errorf("structuredContent.error.code is not %q", code)
+		return harness.Result{}, harness.Wire(fmt.Sprintf("structuredContent.error.code is not %q", code), ReqReceipt)
 	}
 	var ra int
 	hasRA := json.Unmarshal(sc.RetryAfter, &ra) == nil && ra > 0
 	if w.RetryAfter != (sc.Retryable && hasRA) {
-		return harness.Result{}, fmt.Errorf("code %q: retryable %v with retryAfter %s; the binding's table says RetryAfter=%v", code, sc.Retryable, sc.RetryAfter, w.RetryAfter)
+		return harness.Result{}, harness.Wire(fmt.Sprintf("code %q: retryable %v with retryAfter %s; the binding's table says RetryAfter=%v", code, sc.Retryable, sc.RetryAfter, w.RetryAfter), ReqReceipt)
 	}
 	return harness.Result{Receipt: reply.Receipt}, nil
 }

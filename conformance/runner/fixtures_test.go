@@ -1,0 +1,382 @@
+package runner_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
+	"github.com/agentqueryprotocol/aqp-go/bindings/a2a/a2atest"
+	"github.com/agentqueryprotocol/aqp-go/bindings/https"
+	"github.com/agentqueryprotocol/aqp-go/bindings/https/httpstest"
+	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
+	"github.com/agentqueryprotocol/aqp-go/bindings/mcp/mcptest"
+	"github.com/agentqueryprotocol/aqp-go/conformance"
+	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
+	"github.com/agentqueryprotocol/aqp-go/conformance/runner"
+	"github.com/agentqueryprotocol/aqp-go/core"
+	"github.com/agentqueryprotocol/aqp-go/core/collector"
+	"github.com/agentqueryprotocol/aqp-go/service"
+	"github.com/agentqueryprotocol/aqp-go/spec"
+	"github.com/agentqueryprotocol/aqp-go/store/memory"
+)
+
+// brokenCollector is one deliberately broken collector of conformance/fixtures.json: how to build it and which
+// binding to run the corpus over.
+type brokenCollector struct {
+	// binding is the fixture's binding (its fixtures.json entry must say the same).
+	binding string
+	// store wraps the collector's store (nil: the memory store as is).
+	store func(collector.Store) collector.Store
+	// submitter wraps what the binding hands submissions to (nil: the collector itself).
+	submitter func(collector.Submitter) collector.Submitter
+	// wire wraps the served handler, to break the binding's wire form (nil: as served).
+	wire func(http.Handler) http.Handler
+}
+
+// brokenCollectors are the collector fixtures, by their fixtures.json names; every collector entry of the file must
+// be here and every entry here in the file (TestEveryCollectorFixtureIsRun).
+var brokenCollectors = map[string]brokenCollector{
+	"collector/expired-status-400": {binding: spec.BindingHTTPS, wire: func(h http.Handler) http.Handler {
+		return onPath(spec.HTTPSPath, h, func(w http.ResponseWriter) http.ResponseWriter {
+			return &statusRewriter{ResponseWriter: w, from: https.StatusFor(core.CodeExpired), to: http.StatusBadRequest}
+		})
+	}},
+	"collector/no-www-authenticate": {binding: spec.BindingHTTPS, wire: func(h http.Handler) http.Handler {
+		return onPath(spec.HTTPSPath, h, func(w http.ResponseWriter) http.ResponseWriter { return &headerDropper{w, "WWW-Authenticate"} })
+	}},
+	"collector/rejection-body-not-a-receipt": {binding: spec.BindingHTTPS, wire: func(h http.Handler) http.Handler {
+		return rewriteReply(spec.HTTPSPath, h, func(status int, header http.Header, b []byte) []byte {
+			if status != http.StatusOK && header.Get("Content-Type") == "application/json" {
+				return []byte(`{"error":"rejected"}`)
+			}
+			return b
+		})
+	}},
+	"collector/receipt-with-binding-member": {binding: spec.BindingHTTPS, wire: func(h http.Handler) http.Handler {
+		// A binding's own variant of the receipt: one member the schema does not have.
+		return rewriteBody(spec.HTTPSPath, h, func(b []byte) []byte {
+			return bytes.Replace(b, []byte(`"protocolVersion":`), []byte(`"binding":"https","protocolVersion":`), 1)
+		})
+	}},
+	"collector/duplicate-receipt-not-identical": {binding: spec.BindingHTTPS, submitter: func(s collector.Submitter) collector.Submitter {
+		return dupBreaker{s}
+	}},
+	"collector/accepts-two-answers": {binding: spec.BindingHTTPS, store: func(s collector.Store) collector.Store {
+		return lastWins{s}
+	}},
+	"collector/reencodes-response": {binding: spec.BindingHTTPS, submitter: func(s collector.Submitter) collector.Submitter {
+		return reencoder{s}
+	}},
+	"collector/mcp-rejection-without-iserror": {binding: spec.BindingMCP, wire: func(h http.Handler) http.Handler {
+		return rewriteBody(spec.MCPPath, h, func(b []byte) []byte {
+			return bytes.ReplaceAll(b, []byte(`"isError":true`), []byte(`"isError":false`))
+		})
+	}},
+	"collector/mcp-text-not-structured-content": {binding: spec.BindingMCP, wire: func(h http.Handler) http.Handler {
+		// The text content gets one more member than structuredContent: still a receipt, not the same JSON.
+		return rewriteBody(spec.MCPPath, h, func(b []byte) []byte {
+			return bytes.ReplaceAll(b, []byte(`"text":"{`), []byte(`"text":"{\"note\":1,`))
+		})
+	}},
+	"collector/mcp-tool-misnamed": {binding: spec.BindingMCP, wire: func(h http.Handler) http.Handler {
+		// The collector serves its tool under another name, so aqp_submit_response is unknown to it.
+		return rewriteRequest(spec.MCPPath, h, func(b []byte) []byte {
+			return bytes.ReplaceAll(b, []byte(`"name":"`+spec.MCPOperation+`"`), []byte(`"name":"submit_response"`))
+		})
+	}},
+	"collector/a2a-reply-not-json-rpc": {binding: spec.BindingA2A, wire: func(h http.Handler) http.Handler {
+		return rewriteBody(spec.A2APath, h, func(b []byte) []byte {
+			return bytes.ReplaceAll(b, []byte(`"jsonrpc":"2.0",`), nil)
+		})
+	}},
+	"collector/a2a-receipt-part-unmarked": {binding: spec.BindingA2A, wire: func(h http.Handler) http.Handler {
+		return rewriteBody(spec.A2APath, h, func(b []byte) []byte {
+			return bytes.ReplaceAll(b, []byte(`"metadata":{"aqpObject":"receipt"}`), []byte(`"metadata":{}`))
+		})
+	}},
+}
+
+// runnerBinding is the runner's binding for a name, with its submitter's wire checks, as `aqp conformance
+// collector` builds it.
+func runnerBinding(name string, hc *http.Client) runner.Binding {
+	switch name {
+	case spec.BindingMCP:
+		return runner.Binding{Name: name, Carries: mcptest.Carries, Requirements: mcptest.Requirements,
+			Remote: func(u string) runner.Submitter { return mcptest.Remote(u, hc) }}
+	case spec.BindingA2A:
+		return runner.Binding{Name: name, Carries: a2atest.Carries, Requirements: a2atest.Requirements,
+			Remote: func(u string) runner.Submitter { return a2atest.Remote(u, hc) }}
+	}
+	return runner.Binding{Name: name, Carries: httpstest.Carries, Requirements: httpstest.Requirements,
+		Remote: func(u string) runner.Submitter { return httpstest.Remote(u, hc) }}
+}
+
+// serviceBinding is the service's binding for a name, its submitter wrapped.
+func serviceBinding(name string, wrap func(collector.Submitter) collector.Submitter) service.Binding {
+	var b service.Binding = https.Binding{}
+	switch name {
+	case spec.BindingMCP:
+		b = aqpmcp.Binding{}
+	case spec.BindingA2A:
+		b = a2ab.Binding{}
+	}
+	if wrap == nil {
+		return b
+	}
+	return wrapped{b, wrap}
+}
+
+// wrapped is a binding whose handler gets a wrapped submitter.
+type wrapped struct {
+	service.Binding
+	wrap func(collector.Submitter) collector.Submitter
+}
+
+func (b wrapped) Handler(sub collector.Submitter) http.Handler { return b.Binding.Handler(b.wrap(sub)) }
+
+// fixtureRun is one run of the corpus against a broken collector: its records and the collector's URL.
+type fixtureRun struct {
+	once   sync.Once
+	recs   []runner.Record
+	target string
+	err    error
+}
+
+var (
+	fixtureRuns   = map[string]*fixtureRun{}
+	fixtureRunsMu sync.Mutex
+)
+
+// runFixture runs the whole corpus over the fixture's binding against the broken collector, once per test binary
+// (two tests read the same run).
+func runFixture(t *testing.T, name string) ([]runner.Record, string) {
+	t.Helper()
+	fx, ok := brokenCollectors[name]
+	if !ok {
+		t.Fatalf("no broken collector %s in brokenCollectors", name)
+	}
+	fixtureRunsMu.Lock()
+	run := fixtureRuns[name]
+	if run == nil {
+		run = &fixtureRun{}
+		fixtureRuns[name] = run
+	}
+	fixtureRunsMu.Unlock()
+	run.once.Do(func() { run.recs, run.target, run.err = runBroken(fx) })
+	if run.err != nil {
+		t.Fatal(run.err)
+	}
+	return run.recs, run.target
+}
+
+// runBroken serves the broken collector and runs the corpus against it over the fixture's binding.
+func runBroken(fx brokenCollector) ([]runner.Record, string, error) {
+	var st collector.Store = memory.New()
+	if fx.store != nil {
+		st = fx.store(st)
+	}
+	svc, err := service.New(service.Config{
+		Collector:  collector.Config{Store: st, PublicURL: "http://collector.test", FailureLimit: collector.RateLimit{Disabled: true}},
+		Bindings:   []service.Binding{serviceBinding(fx.binding, fx.submitter)},
+		AdminToken: "admin",
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	h := svc.Handler()
+	if fx.wire != nil {
+		h = fx.wire(h)
+	}
+	ts := httptest.NewServer(h)
+	defer ts.Close()
+	recs, err := runner.Run(context.Background(), runner.Options{
+		Target: ts.URL, Bindings: []runner.Binding{runnerBinding(fx.binding, ts.Client())},
+		Issue: func(ctx context.Context, draft []byte) ([]byte, error) {
+			return harness.IssueOverAdminAPI(ctx, ts.Client(), ts.URL, "admin", draft)
+		},
+	})
+	return recs, ts.URL, err
+}
+
+// TestBrokenCollectorsFailExactlyTheirRequirements: the runner fails exactly the requirements fixtures.json lists
+// for each broken collector — no more (a wire fault is not blamed on the scenario whose receipt was right) and no
+// fewer (every check of the broken rule fires).
+func TestBrokenCollectorsFailExactlyTheirRequirements(t *testing.T) {
+	fxs, err := conformance.LoadFixtures()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fx := range fxs {
+		if fx.Role != "collector" {
+			continue
+		}
+		t.Run(fx.Name, func(t *testing.T) {
+			t.Parallel()
+			want, err := conformance.FixtureFails(fx.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b := brokenCollectors[fx.Name].binding; b != fx.Binding {
+				t.Fatalf("fixtures.json runs %s over %s; the test builds it for %s", fx.Name, fx.Binding, b)
+			}
+			recs, _ := runFixture(t, fx.Name)
+			got := runner.FailedRequirements(recs)
+			if !slices.Equal(got, want) {
+				t.Errorf("failed requirements %v, fixtures.json says %v", got, want)
+				for _, r := range recs {
+					if r.Status == runner.Fail {
+						t.Logf("%s: %v: %s", r.Scenario, r.FailedRequirements, r.Evidence)
+					}
+				}
+			}
+			for _, r := range recs {
+				if r.Status == runner.Fail && len(r.FailedRequirements) == 0 {
+					t.Errorf("%s failed and names no requirement: %s", r.Scenario, r.Evidence)
+				}
+			}
+		})
+	}
+}
+
+// TestEveryCollectorFixtureIsRun: the collector fixtures this test builds are exactly the collector entries of
+// fixtures.json, so the file cannot list a fixture nobody runs (a failing proof nobody checks).
+func TestEveryCollectorFixtureIsRun(t *testing.T) {
+	fxs, err := conformance.LoadFixtures()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var listed, built []string
+	for _, fx := range fxs {
+		if fx.Role == "collector" {
+			listed = append(listed, fx.Name)
+		}
+	}
+	for name := range brokenCollectors {
+		built = append(built, name)
+	}
+	slices.Sort(listed)
+	slices.Sort(built)
+	if !slices.Equal(listed, built) {
+		t.Errorf("fixtures.json lists collector fixtures %v; the test builds %v", listed, built)
+	}
+}
+
+// TestAttribute: a wire error is blamed on the requirement its check names, anything else on the scenario's own.
+func TestAttribute(t *testing.T) {
+	scenario := []string{"AQP-COL-EXPIRED", "AQP-COL-PAIRED"}
+	for _, tc := range []struct {
+		name string
+		err  error
+		want []string
+	}{
+		{"wire error", harness.Wire("410 came as 400", "AQP-BIND-HTTPS-STATUS"), []string{"AQP-BIND-HTTPS-STATUS"}},
+		{"wrapped wire error", errors.Join(errors.New("step 3"), harness.Wire("x", "AQP-D27", "AQP-BIND-MCP-RECEIPT")), []string{"AQP-BIND-MCP-RECEIPT", "AQP-D27"}},
+		{"wrong receipt", errors.New("got status accepted, want rejected"), scenario},
+	} {
+		if got := runner.Attribute(tc.err, scenario); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// onPath serves path through a wrapped ResponseWriter: a binding that gets one thing on its wire wrong.
+func onPath(path string, h http.Handler, wrap func(http.ResponseWriter) http.ResponseWriter) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == path {
+			w = wrap(w)
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// rewriteBody serves path, then rewrites the whole reply body before it leaves.
+func rewriteBody(path string, h http.Handler, edit func([]byte) []byte) http.Handler {
+	return rewriteReply(path, h, func(_ int, _ http.Header, b []byte) []byte { return edit(b) })
+}
+
+// rewriteReply serves path, then rewrites the reply body, given its status and header, before it leaves.
+func rewriteReply(path string, h http.Handler, edit func(status int, header http.Header, body []byte) []byte) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != path {
+			h.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		for k, v := range rec.Header() {
+			if k != "Content-Length" {
+				w.Header()[k] = v
+			}
+		}
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(edit(rec.Code, rec.Header(), rec.Body.Bytes()))
+	})
+}
+
+// rewriteRequest rewrites the request body on path before the collector reads it.
+func rewriteRequest(path string, h http.Handler, edit func([]byte) []byte) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == path && r.Body != nil {
+			b, err := io.ReadAll(r.Body)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			b = edit(b)
+			r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(b)), int64(len(b))
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// headerDropper removes one header from a reply.
+type headerDropper struct {
+	http.ResponseWriter
+	name string
+}
+
+func (w *headerDropper) WriteHeader(code int) {
+	w.Header().Del(w.name)
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// lastWins is a store that never shows the collector an earlier acceptance and, when another responseId was
+// accepted, reports the new one as stored: a collector that accepts two answers to one query. A resubmission of
+// the accepted response still finds it (Accept's ErrAlreadyAccepted), so duplicates keep their receipt.
+type lastWins struct{ collector.Store }
+
+func (s lastWins) LoadQuery(ctx context.Context, id string) (collector.Query, *collector.Acceptance, error) {
+	q, _, err := s.Store.LoadQuery(ctx, id)
+	return q, nil, err
+}
+
+func (s lastWins) Accept(ctx context.Context, a collector.Acceptance) (*collector.Acceptance, error) {
+	got, err := s.Store.Accept(ctx, a)
+	if errors.Is(err, collector.ErrAlreadyAccepted) && got != nil && !strings.EqualFold(got.ResponseID, a.ResponseID) {
+		return &a, nil
+	}
+	return got, err
+}
+
+// reencoder hands the core the response decoded and encoded again, as a binding built on a generic JSON decoder
+// might, instead of the bytes the client wrote (D27); bodies it cannot decode go through unchanged.
+type reencoder struct{ collector.Submitter }
+
+func (r reencoder) Submit(ctx context.Context, s collector.Submission) collector.Outcome {
+	var v any
+	if json.Unmarshal(s.Body, &v) == nil {
+		if b, err := json.Marshal(v); err == nil {
+			s.Body = b
+		}
+	}
+	return r.Submitter.Submit(ctx, s)
+}
