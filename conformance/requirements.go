@@ -30,6 +30,10 @@ type Requirement struct {
 	Statement string `json:"statement"`
 	// Source is where it is written: the seed file, a design section or a DECISIONS D-number.
 	Source string `json:"source"`
+	// NoFailingProof, on a MUST, says in one sentence why no failing proof of it can be constructed (no vector
+	// or fixture can break it observably). The coverage test then asks only for a passing proof, and fails when a
+	// failing proof appears after all, so the reason cannot go stale.
+	NoFailingProof *string `json:"noFailingProof,omitempty"`
 }
 
 var requirementID = regexp.MustCompile(`^AQP-[A-Z0-9]+(-[A-Z0-9]+)*$`)
@@ -40,7 +44,7 @@ func LoadRequirements() ([]Requirement, error) {
 }
 
 // ParseRequirements decodes a catalogue strictly: no unknown members, ids well-formed and unique, a known level and
-// role, and a statement and source on every entry.
+// role, a statement and source on every entry, and a noFailingProof only on a MUST and never blank.
 func ParseRequirements(b []byte) ([]Requirement, error) {
 	var f struct {
 		Description  string        `json:"description"`
@@ -70,6 +74,10 @@ func ParseRequirements(b []byte) ([]Requirement, error) {
 			return nil, fmt.Errorf("requirements.json: %s: role %q is not collector, respondent or validator", r.ID, r.Role)
 		case strings.TrimSpace(r.Statement) == "" || strings.TrimSpace(r.Source) == "":
 			return nil, fmt.Errorf("requirements.json: %s: a statement and a source are required", r.ID)
+		case r.NoFailingProof != nil && r.Level != "MUST":
+			return nil, fmt.Errorf("requirements.json: %s: noFailingProof is for MUSTs, whose coverage is enforced; this one is a %s", r.ID, r.Level)
+		case r.NoFailingProof != nil && strings.TrimSpace(*r.NoFailingProof) == "":
+			return nil, fmt.Errorf("requirements.json: %s: noFailingProof must say why no failing proof can be constructed", r.ID)
 		}
 		seen[r.ID] = true
 	}

@@ -1,14 +1,17 @@
 package conformance_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/agentqueryprotocol/aqp-go/conformance"
+	"github.com/agentqueryprotocol/aqp-go/internal/respondentrun"
 )
 
 // tagged is one vector or scenario's claim to prove some requirements, and whether it shows a pass, a failure or
@@ -42,21 +45,69 @@ func taggedVectors(t *testing.T) []tagged {
 	}
 	for _, f := range scenarios {
 		for _, sc := range f.Scenarios {
-			pass, failure := false, false
-			for _, st := range sc.Steps {
-				if st.Expect == nil {
-					continue
-				}
-				if st.Expect.Status == "accepted" {
-					pass = true
-				} else {
-					failure = true
-				}
-			}
+			pass, failure := scenarioSides(sc)
 			out = append(out, tagged{sc.Name, sc.Requirements, pass, failure})
 		}
 	}
 	return out
+}
+
+// scenarioSides says which sides a scenario shows: a pass when a submission must be accepted (a race always has
+// one winner), a failure when a submission must be rejected or get no receipt, a draft must be refused, or a race
+// of different responses must reject its losers.
+func scenarioSides(sc conformance.Scenario) (pass, failure bool) {
+	for _, st := range sc.Steps {
+		switch {
+		case st.Do == "race":
+			pass = true
+			failure = failure || st.Distinct() > 1
+		case st.Do == "issue" && st.Refused != nil:
+			failure = true
+		case st.Expect == nil:
+		case st.Expect.Status == "accepted":
+			pass = true
+		default:
+			failure = true
+		}
+	}
+	return pass, failure
+}
+
+// respondentProofs are the respondent runner's checks: each a passing proof of its requirements, since
+// cmd/aqp/conformance_respondent_test.go requires our own respondent to pass every check over every binding.
+func respondentProofs() []tagged {
+	var out []tagged
+	for _, sc := range respondentrun.Scenarios {
+		for _, c := range sc.Checks {
+			out = append(out, tagged{"respondent " + sc.Name + ": " + c.Name, c.Requirements, true, false})
+		}
+	}
+	return out
+}
+
+// fixtureProofs are conformance/fixtures.json's broken implementations: each a failing proof of exactly the
+// requirements it lists, since the test that runs it (internal/respondentrun/broken_test.go,
+// conformance/runner/runner_test.go) requires the runner to fail exactly those.
+func fixtureProofs(t *testing.T) []tagged {
+	t.Helper()
+	fxs, err := conformance.LoadFixtures()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []tagged
+	for _, fx := range fxs {
+		out = append(out, tagged{"fixture " + fx.Name, fx.Fails, false, true})
+	}
+	return out
+}
+
+// allProofs is every source the coverage test counts.
+func allProofs(t *testing.T) []tagged {
+	t.Helper()
+	out := taggedVectors(t)
+	out = append(out, respondentProofs()...)
+	out = append(out, fixtureProofs(t)...)
+	return append(out, bindingProofs(t)...)
 }
 
 // unknownRequirements lists "vector: id" for every tagged id the catalogue does not hold.
@@ -115,10 +166,16 @@ func TestRequirementsCatalogueRefusesMalformedEntries(t *testing.T) {
 		"duplicate id":  `{"description":"d","requirements":[{"id":"AQP-X","level":"MUST","role":"collector","statement":"s","source":"x"},{"id":"AQP-X","level":"MAY","role":"collector","statement":"s","source":"x"}]}`,
 		"no statement":  `{"description":"d","requirements":[{"id":"AQP-X","level":"MUST","role":"collector","statement":" ","source":"x"}]}`,
 		"unknown field": `{"description":"d","requirements":[{"id":"AQP-X","level":"MUST","role":"collector","statement":"s","source":"x","note":"n"}]}`,
+		"blank reason":  `{"description":"d","requirements":[{"id":"AQP-X","level":"MUST","role":"collector","statement":"s","source":"x","noFailingProof":" "}]}`,
+		"reason on MAY": `{"description":"d","requirements":[{"id":"AQP-X","level":"MAY","role":"collector","statement":"s","source":"x","noFailingProof":"r"}]}`,
 	} {
 		if _, err := conformance.ParseRequirements([]byte(doc)); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
+	}
+	// A MUST with a reason is well-formed.
+	if _, err := conformance.ParseRequirements([]byte(`{"description":"d","requirements":[{"id":"AQP-X","level":"MUST","role":"collector","statement":"s","source":"x","noFailingProof":"r"}]}`)); err != nil {
+		t.Errorf("a MUST with a noFailingProof reason: %v", err)
 	}
 }
 
@@ -141,59 +198,177 @@ func TestVectorRequirementsAreKnown(t *testing.T) {
 	}
 }
 
-// mustCoverageEnforced turns the MUST coverage report into a failure. It is off until every MUST has a proving
-// vector (issue 11); the report below lists what is left.
-const mustCoverageEnforced = false
+// pendingBindingProofs are the binding requirements on how queries travel to a respondent, which no collector run
+// sees: the coverage test excuses exactly these and fails when one becomes covered, so the list only shrinks.
+// Temporary: the carriage vectors will prove them.
+var pendingBindingProofs = []string{
+	"AQP-BIND-A2A-QUERIES",
+	"AQP-BIND-HTTPS-QUERY-HEADER",
+	"AQP-BIND-MCP-QUERIES",
+}
 
-// TestMustCoverage reports every MUST without a vector that proves it — a pass and a failure where a failure can
-// be constructed (a scenario counts as whichever its expectations show).
+// pendingRespondentProofs are respondent requirements whose runner scenarios are not written yet: a continuation
+// the respondent must answer (aqp respond prints it but does not answer it), and a timing condition the host never
+// signals (aqp respond treats its own start as the signal, so the runner has no way to withhold it). Temporary, and
+// excused like pendingBindingProofs: the test fails when one becomes covered.
+var pendingRespondentProofs = []string{
+	"AQP-D28",
+	"AQP-RESP-CONTINUATION",
+	"AQP-RESP-TIMING",
+}
+
+// mustCoverage returns what keeps the catalogue's MUSTs from being covered by proofs: a MUST without a passing
+// proof, or without a failing one and no noFailingProof reason; a noFailingProof reason that a failing proof has
+// made stale; and a pending id (excused for now) that is not a MUST of the catalogue or is covered already. Empty
+// means covered.
+func mustCoverage(catalogue []conformance.Requirement, proofs []tagged, pending []string) []string {
+	pass, failure := map[string][]string{}, map[string][]string{}
+	for _, v := range proofs {
+		for _, id := range v.ids {
+			if v.pass {
+				pass[id] = append(pass[id], v.name)
+			}
+			if v.failure {
+				failure[id] = append(failure[id], v.name)
+			}
+		}
+	}
+	musts := map[string]bool{}
+	for _, r := range catalogue {
+		if r.Level == "MUST" {
+			musts[r.ID] = true
+		}
+	}
+	var problems []string
+	for _, id := range pending {
+		if !musts[id] {
+			problems = append(problems, id+" (pending): listed as pending but not a MUST of the catalogue")
+		}
+	}
+	for _, r := range catalogue {
+		if r.Level != "MUST" {
+			continue
+		}
+		where := " (" + r.Role + ", " + r.Source + ")"
+		covered := len(pass[r.ID]) > 0 && (len(failure[r.ID]) > 0 || r.NoFailingProof != nil)
+		if slices.Contains(pending, r.ID) {
+			if covered {
+				problems = append(problems, r.ID+where+": covered now: remove it from its pending list")
+			}
+			continue
+		}
+		if len(pass[r.ID]) == 0 {
+			problems = append(problems, r.ID+where+": no passing proof")
+		}
+		switch {
+		case r.NoFailingProof != nil && len(failure[r.ID]) > 0:
+			problems = append(problems, r.ID+where+": noFailingProof says none can be constructed, but "+
+				strings.Join(failure[r.ID], ", ")+" is one: remove the reason")
+		case r.NoFailingProof == nil && len(failure[r.ID]) == 0:
+			problems = append(problems, r.ID+where+": no failing proof (add one, or a noFailingProof reason in requirements.json)")
+		}
+	}
+	sort.Strings(problems)
+	return problems
+}
+
+// TestMustCoverage fails unless every MUST of the catalogue has a passing proof and a failing one (or says why none
+// can be built): a standalone, paired or collector scenario vector, a respondent runner check, a broken fixture,
+// or a binding proof.
 func TestMustCoverage(t *testing.T) {
 	reqs, err := conformance.LoadRequirements()
 	if err != nil {
 		t.Fatal(err)
 	}
-	pass, failure := map[string]int{}, map[string]int{}
-	for _, v := range taggedVectors(t) {
-		for _, id := range v.ids {
-			if v.pass {
-				pass[id]++
-			}
-			if v.failure {
-				failure[id]++
-			}
-		}
+	proofs := allProofs(t)
+	if unknown := unknownRequirements(reqs, proofs); len(unknown) > 0 {
+		t.Errorf("proofs name requirements not in conformance/requirements.json:\n  %s", strings.Join(unknown, "\n  "))
 	}
-	var none, onlyPass, onlyFailure []string
-	musts := 0
+	musts, reasons := 0, 0
 	for _, r := range reqs {
-		if r.Level != "MUST" {
-			continue
-		}
-		musts++
-		line := r.ID + " (" + r.Role + ", " + r.Source + ")"
-		switch {
-		case pass[r.ID] == 0 && failure[r.ID] == 0:
-			none = append(none, line)
-		case failure[r.ID] == 0:
-			onlyPass = append(onlyPass, line)
-		case pass[r.ID] == 0:
-			onlyFailure = append(onlyFailure, line)
+		if r.Level == "MUST" {
+			musts++
+			if r.NoFailingProof != nil {
+				reasons++
+			}
 		}
 	}
-	sort.Strings(none)
-	report := fmt.Sprintf("%d MUSTs: %d without any vector, %d with only a passing one, %d with only a failing one",
-		musts, len(none), len(onlyPass), len(onlyFailure))
-	for _, part := range []struct {
-		title string
-		ids   []string
-	}{{"no vector", none}, {"no failing vector", onlyPass}, {"no passing vector", onlyFailure}} {
-		if len(part.ids) > 0 {
-			report += "\n" + part.title + ":\n  " + strings.Join(part.ids, "\n  ")
+	pending := append(append([]string{}, pendingBindingProofs...), pendingRespondentProofs...)
+	problems := mustCoverage(reqs, proofs, pending)
+	t.Logf("%d MUSTs, %d with a noFailingProof reason, %d pending binding proofs, %d pending respondent proofs; %d proofs counted",
+		musts, reasons, len(pendingBindingProofs), len(pendingRespondentProofs), len(proofs))
+	if len(problems) > 0 {
+		t.Errorf("MUSTs not covered:\n  %s", strings.Join(problems, "\n  "))
+	}
+}
+
+// TestMustCoverageCanFail runs mustCoverage on a synthetic catalogue: each way of falling short is reported, and a
+// fully covered catalogue gives nothing.
+func TestMustCoverageCanFail(t *testing.T) {
+	reason := "a reason"
+	cat := []conformance.Requirement{
+		{ID: "AQP-A", Level: "MUST"},
+		{ID: "AQP-B", Level: "MUST", NoFailingProof: &reason},
+		{ID: "AQP-C", Level: "SHOULD"},
+		{ID: "AQP-BIND-X", Level: "MUST"},
+	}
+	full := []tagged{
+		{"a-valid", []string{"AQP-A"}, true, false},
+		{"a-invalid", []string{"AQP-A"}, false, true},
+		{"b-valid", []string{"AQP-B"}, true, false},
+	}
+	for _, tc := range []struct {
+		name    string
+		proofs  []tagged
+		pending []string
+		want    []string // "ID: words the problem says", one per problem, in order
+	}{
+		{"covered", full, []string{"AQP-BIND-X"}, nil},
+		{"no passing proof", []tagged{full[1], full[2]}, []string{"AQP-BIND-X"}, []string{"AQP-A: no passing proof"}},
+		{"no failing proof", []tagged{full[0], full[2]}, []string{"AQP-BIND-X"}, []string{"AQP-A: no failing proof"}},
+		{"stale reason", append(append([]tagged{}, full...), tagged{"b-invalid", []string{"AQP-B"}, false, true}), []string{"AQP-BIND-X"},
+			[]string{"AQP-B: noFailingProof says none can be constructed, but b-invalid is one"}},
+		{"pending missing", full, nil, []string{"AQP-BIND-X: no failing proof", "AQP-BIND-X: no passing proof"}},
+		{"pending covered", append(append([]tagged{}, full...), tagged{"x", []string{"AQP-BIND-X"}, true, true}), []string{"AQP-BIND-X"},
+			[]string{"AQP-BIND-X: covered now"}},
+		{"pending unknown", full, []string{"AQP-BIND-X", "AQP-BIND-Y"}, []string{"AQP-BIND-Y: listed as pending but not a MUST"}},
+		{"a scenario counts both sides", []tagged{{"sc", []string{"AQP-A"}, true, true}, full[2]}, []string{"AQP-BIND-X"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := mustCoverage(cat, tc.proofs, tc.pending)
+			if len(got) != len(tc.want) {
+				t.Fatalf("problems %q, want %d like %q", got, len(tc.want), tc.want)
+			}
+			for i := range got {
+				id, msg, _ := strings.Cut(tc.want[i], ": ")
+				if !strings.HasPrefix(got[i], id+" ") || !strings.Contains(got[i], msg) {
+					t.Errorf("problem %d is %q, want it to say %q", i, got[i], tc.want[i])
+				}
+			}
+		})
+	}
+}
+
+// TestScenarioSides: what each kind of step shows.
+func TestScenarioSides(t *testing.T) {
+	accepted := conformance.Step{Do: "submit", Expect: &conformance.Expect{Status: "accepted"}}
+	rejected := conformance.Step{Do: "submit", Expect: &conformance.Expect{Status: "rejected", Code: "expired"}}
+	refused := conformance.Step{Do: "issue", Refused: []conformance.IssueError{{Pointer: "/ttlSeconds", Keyword: "type"}}}
+	copies := conformance.Step{Do: "race", Responses: []json.RawMessage{[]byte(`{"a":1}`), []byte(`{"a":1}`)}}
+	different := conformance.Step{Do: "race", Responses: []json.RawMessage{[]byte(`{"a":1}`), []byte(`{"a":2}`)}}
+	for _, tc := range []struct {
+		name          string
+		steps         []conformance.Step
+		pass, failure bool
+	}{
+		{"accepted", []conformance.Step{{Do: "issue"}, accepted}, true, false},
+		{"rejected", []conformance.Step{{Do: "issue"}, rejected}, false, true},
+		{"refused issue", []conformance.Step{refused}, false, true},
+		{"race of copies", []conformance.Step{copies}, true, false},
+		{"race of different responses", []conformance.Step{different}, true, true},
+	} {
+		if p, f := scenarioSides(conformance.Scenario{Steps: tc.steps}); p != tc.pass || f != tc.failure {
+			t.Errorf("%s: pass %v failure %v, want %v %v", tc.name, p, f, tc.pass, tc.failure)
 		}
 	}
-	if mustCoverageEnforced && len(none) > 0 {
-		t.Error(report)
-		return
-	}
-	t.Log(report)
 }

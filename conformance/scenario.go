@@ -62,7 +62,7 @@ type ScenarioRateLimit struct {
 	Burst int `json:"burst"`
 }
 
-// Step is one action of a scenario. Do says which: "issue", "submit", "advance" or "storeFails".
+// Step is one action of a scenario. Do says which: "issue", "submit", "race", "advance" or "storeFails".
 type Step struct {
 	// Do is the action.
 	Do string `json:"do"`
@@ -70,6 +70,17 @@ type Step struct {
 	As string `json:"as,omitempty"`
 	// Draft is the QueryDraft to issue (issue).
 	Draft json.RawMessage `json:"draft,omitempty"`
+	// Refused, on an issue step, says the collector must refuse the draft with exactly these errors (a set of
+	// {pointer, keyword}, pointers into the draft, which are the request's (D9)); the step then names no query.
+	Refused []IssueError `json:"refused,omitempty"`
+	// Binding, on an issue step that succeeds, is the delivery.binding the issued request must name: how a
+	// scenario proves a draft's default binding.
+	Binding string `json:"binding,omitempty"`
+	// Responses are the bodies a race step submits all at once with the capability of Capability: exactly one
+	// distinct body must be accepted, every copy of it must get the same receipt byte for byte, and every other
+	// body must be rejected with already_answered (or response_id_conflict when it reuses the winner's
+	// responseId).
+	Responses []json.RawMessage `json:"responses,omitempty"`
 	// Response is the QueryResponse to submit; ResponseText instead submits exact text (submit).
 	Response     json.RawMessage `json:"response,omitempty"`
 	ResponseText *string         `json:"responseText,omitempty"`
@@ -100,6 +111,24 @@ type Expect struct {
 	// ContinuationAs, when set, requires a continuation in the receipt and names it as a query for later steps;
 	// otherwise an accepted receipt must carry none.
 	ContinuationAs string `json:"continuationAs,omitempty"`
+}
+
+// IssueError is one error a refused draft must carry.
+type IssueError struct {
+	// Pointer is the RFC 6901 pointer of the failing member in the draft.
+	Pointer string `json:"pointer"`
+	// Keyword is the JSON Schema or AQP keyword of the failure.
+	Keyword string `json:"keyword"`
+}
+
+// Distinct reports how many different bodies a race step submits; a race with more than one proves that exactly
+// one wins, with one only that racing duplicates agree.
+func (st Step) Distinct() int {
+	seen := map[string]bool{}
+	for _, r := range st.Responses {
+		seen[string(r)] = true
+	}
+	return len(seen)
 }
 
 // LoadScenarios reads every collector scenario file under root (Files, or os.DirFS of a corpus checkout).
@@ -143,10 +172,34 @@ func (sc Scenario) check() error {
 	names := map[string]bool{}
 	rawBody := false
 	for i, st := range sc.Steps {
+		if (st.Do != "issue" && (st.Refused != nil || st.Binding != "")) || (st.Do != "race" && st.Responses != nil) {
+			return fmt.Errorf("step %d: refused and binding belong to issue steps, responses to race steps", i)
+		}
 		switch st.Do {
 		case "issue":
-			if len(st.Draft) == 0 || st.As == "" {
-				return fmt.Errorf("step %d: issue needs draft and as", i)
+			switch {
+			case len(st.Draft) == 0:
+				return fmt.Errorf("step %d: issue needs a draft", i)
+			case st.Refused == nil && st.As == "":
+				return fmt.Errorf("step %d: an issue that succeeds needs as, to name the query", i)
+			case st.Refused != nil && (st.As != "" || st.Binding != ""):
+				return fmt.Errorf("step %d: a refused issue names no query and no binding", i)
+			case st.Refused != nil && len(st.Refused) == 0:
+				return fmt.Errorf("step %d: refused must list the errors the refusal carries", i)
+			}
+			for j, e := range st.Refused {
+				if e.Keyword == "" {
+					return fmt.Errorf("step %d: refused error %d needs a keyword", i, j)
+				}
+			}
+		case "race":
+			if len(st.Responses) < 2 || st.Capability == "" || !names[st.Capability] || st.Expect != nil || st.As != "" {
+				return fmt.Errorf("step %d: race needs at least two responses and the capability of an earlier query, and takes no expect or as", i)
+			}
+			for j, r := range st.Responses {
+				if !isObject(string(r)) {
+					return fmt.Errorf("step %d: race response %d is not a JSON object", i, j)
+				}
 			}
 		case "submit":
 			if (len(st.Response) == 0) == (st.ResponseText == nil) || st.Expect == nil {

@@ -10,7 +10,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -120,7 +122,7 @@ func Run(ctx context.Context, sc conformance.Scenario, factory Factory) (*Transc
 	}
 	defer target.Close()
 	r := &run{sc: sc, env: env, target: target, auth: map[string]string{}, requests: map[string]*core.Document{},
-		receipts: map[string][]byte{}, queryOf: map[string]string{}}
+		receipts: map[string][]byte{}, queryOf: map[string]string{}, bindings: map[string]string{}}
 	tr := &Transcript{}
 	for i, st := range sc.Steps {
 		rec, err := r.step(ctx, st)
@@ -142,16 +144,30 @@ type run struct {
 	requests map[string]*core.Document // queryId -> issued request
 	receipts map[string][]byte         // submit alias -> receipt
 	queryOf  map[string]string         // query alias -> queryId
+	bindings map[string]string         // query alias -> delivery.binding
 }
 
 func (r *run) step(ctx context.Context, st conformance.Step) ([]byte, error) {
 	switch st.Do {
 	case "issue":
 		req, err := r.target.Issue(ctx, st.Draft)
+		if st.Refused != nil {
+			return nil, checkRefusal(st.Refused, req, err)
+		}
 		if err != nil {
 			return nil, err
 		}
-		return nil, r.remember(st.As, req)
+		if err := r.remember(st.As, req); err != nil {
+			return nil, err
+		}
+		if st.Binding != "" {
+			if got := r.bindings[st.As]; got != st.Binding {
+				return nil, fmt.Errorf("the issued request's delivery.binding is %q, want %q", got, st.Binding)
+			}
+		}
+		return nil, nil
+	case "race":
+		return nil, r.race(ctx, st)
 	case "advance":
 		r.env.Clock.Advance(time.Duration(st.Seconds * float64(time.Second)))
 		return nil, nil
@@ -177,7 +193,8 @@ func (r *run) remember(alias string, req []byte) error {
 	if !strings.HasPrefix(auth, "Bearer ") {
 		return fmt.Errorf("the issued request's delivery.authorization is %q, want Bearer <capability>", auth)
 	}
-	r.auth[alias], r.queryOf[alias], r.requests[id] = auth, id, doc
+	binding, _ := del["binding"].(string)
+	r.auth[alias], r.queryOf[alias], r.requests[id], r.bindings[alias] = auth, id, doc, binding
 	return nil
 }
 
@@ -280,4 +297,119 @@ func (c *Clock) Advance(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.t = c.t.Add(d)
+}
+
+// ErrRefusalNotReadable is what Run returns when a scenario expects a draft refused and the target refused it
+// without saying where: its error is not a *collector.IssueError listing {pointer, keyword}. A target that issues
+// through a command (aqp conformance collector --issue-cmd) cannot tell; the runner skips such a scenario rather
+// than fail the collector for what its issuer cannot report.
+var ErrRefusalNotReadable = errors.New("the draft was refused, but the refusal lists no {pointer, keyword} errors to compare")
+
+// checkRefusal holds an issue's outcome to the refusal a scenario expects: an *collector.IssueError whose set of
+// {pointer, keyword} equals want.
+func checkRefusal(want []conformance.IssueError, req []byte, err error) error {
+	if err == nil {
+		return fmt.Errorf("the draft was issued, want it refused with %v: %s", want, req)
+	}
+	var ie *collector.IssueError
+	if !errors.As(err, &ie) {
+		return fmt.Errorf("%w: %v", ErrRefusalNotReadable, err)
+	}
+	got := map[conformance.IssueError]bool{}
+	for _, e := range ie.Errors {
+		got[conformance.IssueError{Pointer: e.Pointer, Keyword: e.Keyword}] = true
+	}
+	exp := map[conformance.IssueError]bool{}
+	for _, e := range want {
+		exp[e] = true
+	}
+	if !maps.Equal(got, exp) {
+		return fmt.Errorf("the draft was refused with %v, want exactly %v", ie.Errors, want)
+	}
+	return nil
+}
+
+// raced is one submission of a race step and what it got.
+type raced struct {
+	body []byte
+	res  Result
+	err  error
+}
+
+// race submits every body of st at once and checks that exactly one distinct body won: each copy of it got the
+// same accepted receipt byte for byte, and every other body a rejection that names the winner's answer
+// (already_answered, or response_id_conflict for the winner's responseId with other content).
+func (r *run) race(ctx context.Context, st conformance.Step) error {
+	auth := r.auth[st.Capability]
+	out := make([]raced, len(st.Responses))
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i, b := range st.Responses {
+		out[i].body = []byte(b)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			out[i].res, out[i].err = r.target.Submit(ctx, out[i].body, auth)
+		}()
+	}
+	close(start)
+	wg.Wait()
+	var winner []byte
+	var winnerReceipt []byte
+	var winnerID string
+	recs := make([]map[string]any, len(out))
+	for i, o := range out {
+		if o.err != nil {
+			return fmt.Errorf("racing submission %d: %w", i, o.err)
+		}
+		if o.res.Problem {
+			return fmt.Errorf("racing submission %d got a problem, want a receipt", i)
+		}
+		rec := core.Parse(core.KindReceipt, o.res.Receipt)
+		if !rec.Valid() {
+			return fmt.Errorf("racing submission %d: the receipt is invalid: %v\n%s", i, rec.Errors, o.res.Receipt)
+		}
+		recs[i] = rec.Object()
+		resp := core.Parse(core.KindResponse, o.body)
+		pair := core.Pair{Response: resp, Receipt: rec}
+		if recs[i]["status"] == "accepted" {
+			id, _ := recs[i]["queryId"].(string)
+			pair.Request = r.requests[id]
+			switch {
+			case winner == nil:
+				winner, winnerReceipt = o.body, o.res.Receipt
+				winnerID, _ = resp.Object()["responseId"].(string)
+			case string(winner) != string(o.body):
+				return fmt.Errorf("two different racing responses were accepted:\n%s\n%s", winner, o.body)
+			case string(winnerReceipt) != string(o.res.Receipt):
+				return fmt.Errorf("a racing duplicate's receipt differs from the first accepted copy's:\n got %s\nwant %s", o.res.Receipt, winnerReceipt)
+			}
+		}
+		if errs := core.CheckPair(pair); len(errs) > 0 {
+			return fmt.Errorf("racing submission %d: the receipt does not pair with the submission: %v", i, errs)
+		}
+	}
+	if winner == nil {
+		return fmt.Errorf("none of %d racing submissions was accepted", len(out))
+	}
+	for i, o := range out {
+		if string(o.body) == string(winner) {
+			if recs[i]["status"] != "accepted" {
+				return fmt.Errorf("racing submission %d, a duplicate of the accepted response, got %s", i, o.res.Receipt)
+			}
+			continue
+		}
+		errObj, _ := recs[i]["error"].(map[string]any)
+		code, _ := errObj["code"].(string)
+		id, _ := core.Parse(core.KindResponse, o.body).Object()["responseId"].(string)
+		want := core.CodeAlreadyAnswered
+		if strings.EqualFold(id, winnerID) {
+			want = core.CodeResponseIDConflict
+		}
+		if code != string(want) {
+			return fmt.Errorf("racing submission %d lost to another response, want %s, got %s", i, want, o.res.Receipt)
+		}
+	}
+	return nil
 }

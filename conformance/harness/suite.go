@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentqueryprotocol/aqp-go/conformance"
 	"github.com/agentqueryprotocol/aqp-go/core"
+	"github.com/agentqueryprotocol/aqp-go/core/collector"
 )
 
 // Options say what a binding's target can carry.
@@ -100,7 +101,8 @@ func ReceiptCode(receipt []byte) (core.Code, bool) {
 }
 
 // IssueOverAdminAPI issues a draft through a collector's admin API (POST /admin/v1/queries with the admin token)
-// and returns the QueryRequest JSON: how a binding's target issues its scenario's queries over HTTP.
+// and returns the QueryRequest JSON: how a binding's target issues its scenario's queries over HTTP. A 400 problem
+// listing errors is returned as a *collector.IssueError, so a scenario can compare the refusal.
 func IssueOverAdminAPI(ctx context.Context, hc *http.Client, baseURL, adminToken string, draft []byte) ([]byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, baseURL+"/admin/v1/queries", bytes.NewReader(draft))
 	if err != nil {
@@ -116,6 +118,15 @@ func IssueOverAdminAPI(ctx context.Context, hc *http.Client, baseURL, adminToken
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
 		return nil, err
+	}
+	if resp.StatusCode == http.StatusBadRequest {
+		// A refused draft: the problem's errors, when it lists them, are the refusal a scenario can compare.
+		var p struct {
+			Errors []core.Error `json:"errors"`
+		}
+		if json.Unmarshal(body, &p) == nil && len(p.Errors) > 0 {
+			return nil, &collector.IssueError{Errors: p.Errors}
+		}
 	}
 	if resp.StatusCode != http.StatusCreated {
 		return nil, fmt.Errorf("POST /admin/v1/queries: %s: %s", resp.Status, body)

@@ -135,6 +135,20 @@ func serviceBinding(name string, wrap func(collector.Submitter) collector.Submit
 	return wrapped{b, wrap}
 }
 
+// servedBindings are the three bindings a real collector serves, the fixture's own broken by wrap: a fixture that
+// served its binding alone would change what a draft without a binding defaults to (D26), and be blamed for that.
+func servedBindings(broken string, wrap func(collector.Submitter) collector.Submitter) []service.Binding {
+	var out []service.Binding
+	for _, name := range []string{spec.BindingHTTPS, spec.BindingMCP, spec.BindingA2A} {
+		if name == broken {
+			out = append(out, serviceBinding(name, wrap))
+		} else {
+			out = append(out, serviceBinding(name, nil))
+		}
+	}
+	return out
+}
+
 // wrapped is a binding whose handler gets a wrapped submitter.
 type wrapped struct {
 	service.Binding
@@ -186,7 +200,7 @@ func runBroken(fx brokenCollector) ([]runner.Record, string, error) {
 	}
 	svc, err := service.New(service.Config{
 		Collector:  collector.Config{Store: st, PublicURL: "http://collector.test", FailureLimit: collector.RateLimit{Disabled: true}},
-		Bindings:   []service.Binding{serviceBinding(fx.binding, fx.submitter)},
+		Bindings:   servedBindings(fx.binding, fx.submitter),
 		AdminToken: "admin",
 	})
 	if err != nil {

@@ -34,7 +34,7 @@ func (w *statusRewriter) WriteHeader(code int) {
 }
 
 // TestReportsOfABrokenCollector: a collector answering expired with 400 instead of 410 fails exactly the scenarios
-// that expect expired, the failures are attributed to the status table (not to the expiry rules, whose receipts
+// that expect expired (two of expiry, one of the default ttl), the failures are attributed to the status table (not to the expiry rules, whose receipts
 // were right), and the reports say so.
 func TestReportsOfABrokenCollector(t *testing.T) {
 	recs, target := runFixture(t, "collector/expired-status-400")
@@ -50,7 +50,7 @@ func TestReportsOfABrokenCollector(t *testing.T) {
 		}
 	}
 	sort.Strings(failed)
-	want := []string{"collector/expired/created-after-expires-at", "collector/expired/past-expiry"}
+	want := []string{"collector/expired/created-after-expires-at", "collector/expired/past-expiry", "collector/issue/draft-without-ttl-lives-3600-seconds"}
 	if !slices.Equal(failed, want) {
 		t.Errorf("failed %v, want %v", failed, want)
 	}
@@ -95,7 +95,7 @@ func TestReportsOfABrokenCollector(t *testing.T) {
 	if err := xml.Unmarshal(x, &ju); err != nil {
 		t.Fatal(err)
 	}
-	if fails != 2 || len(ju.Suites) != 1 || ju.Suites[0].Tests != len(recs) || ju.Suites[0].Failures != 2 {
+	if fails != len(want) || len(ju.Suites) != 1 || ju.Suites[0].Tests != len(recs) || ju.Suites[0].Failures != len(want) {
 		t.Errorf("%d failures in collector.json; collector.junit.xml %+v", fails, ju)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
+	"github.com/agentqueryprotocol/aqp-go/conformance"
 	"github.com/agentqueryprotocol/aqp-go/core/respondent"
 	"github.com/agentqueryprotocol/aqp-go/internal/respondentrun"
 )
@@ -38,7 +39,8 @@ func TestMain(m *testing.M) {
 
 // handRespondent takes the query from the AQP-Query header at url and answers "yes". Its faults, by mode:
 // new-response-id retries with a fresh responseId; late answers expired queries; ignore-destination delivers
-// wherever the query says, with no destination rule.
+// wherever the query says, with no destination rule; ignore-consent-refusal sends its answer when the principal
+// refuses; no-authorization delivers without the capability; other-subject names a subject of its own.
 func handRespondent(mode, url string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -70,15 +72,21 @@ func handRespondent(mode, url string) error {
 	now := time.Now().UTC().Format(time.RFC3339)
 	body := map[string]any{"protocolVersion": "2026-07-30", "queryId": q.QueryID, "subject": q.Subject,
 		"respondent": map[string]any{"kind": "agent", "provenance": "direct"}, "answer": "yes", "createdAt": now}
+	if mode == "other-subject" {
+		body["subject"] = map[string]any{"kind": "task", "id": "a-subject-of-its-own"}
+	}
 	if q.ConsentMode != "not_required" {
 		line, _ := bufio.NewReader(os.Stdin).ReadString('\n')
-		if strings.TrimSpace(line) != "y" {
+		if strings.TrimSpace(line) != "y" && mode != "ignore-consent-refusal" {
 			return fmt.Errorf("consent refused: nothing sent")
 		}
 		body["consent"] = map[string]any{"granted": true, "obtainedAt": now}
 	}
 	client := &https.Client{HTTP: &http.Client{}}
 	d := respondent.Delivery{Binding: q.Delivery.Binding, Endpoint: q.Delivery.Endpoint, Operation: q.Delivery.Operation, Authorization: q.Delivery.Authorization}
+	if mode == "no-authorization" {
+		d.Authorization = ""
+	}
 	body["responseId"] = uuid.Must(uuid.NewV7()).String()
 	for attempt := 0; attempt < 5; attempt++ {
 		if attempt > 0 && mode == "new-response-id" {
@@ -102,15 +110,37 @@ func handRespondent(mode, url string) error {
 	return fmt.Errorf("still retryable after 5 attempts")
 }
 
-// TestBrokenRespondents requires the runner to fail exactly the requirements each hand-written respondent breaks,
-// and nothing for the correct one.
+// brokenModes are the hand respondent's broken modes, each run as the fixture respondent/<mode> of
+// conformance/fixtures.json.
+var brokenModes = []string{"new-response-id", "late", "ignore-destination", "ignore-consent-refusal", "no-authorization", "other-subject"}
+
+// TestBrokenRespondents requires the runner to fail exactly the requirements conformance/fixtures.json lists for
+// each hand-written broken respondent, and nothing for the correct one; and every respondent fixture the file lists
+// must be one run here, so the file cannot claim a failing proof nobody runs.
 func TestBrokenRespondents(t *testing.T) {
-	for mode, want := range map[string][]string{
-		"good":               nil,
-		"new-response-id":    {"AQP-RESP-RETRY"},
-		"late":               {"AQP-RESP-VALIDATE"},
-		"ignore-destination": {"AQP-D29", "AQP-RESP-DESTINATION"},
-	} {
+	fxs, err := conformance.LoadFixtures()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var listed, run []string
+	for _, fx := range fxs {
+		if fx.Role == "respondent" {
+			listed = append(listed, fx.Name)
+		}
+	}
+	wants := map[string][]string{"good": nil}
+	for _, mode := range brokenModes {
+		run = append(run, "respondent/"+mode)
+		if wants[mode], err = conformance.FixtureFails("respondent/" + mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	slices.Sort(listed)
+	slices.Sort(run)
+	if !slices.Equal(listed, run) {
+		t.Errorf("conformance/fixtures.json lists respondent fixtures %v, this test runs %v", listed, run)
+	}
+	for mode, want := range wants {
 		t.Run(mode, func(t *testing.T) {
 			t.Setenv(brokenEnv, mode)
 			recs, err := respondentrun.Run(context.Background(), respondentrun.Config{

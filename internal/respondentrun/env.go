@@ -36,10 +36,12 @@ var Bindings = []string{https.Name, aqpmcp.Name, a2ab.Name}
 
 // arrival is one submission the embedded collector received, with what it answered.
 type arrival struct {
-	Binding  string
-	Body     []byte
-	Accepted bool
-	Code     core.Code
+	Binding string
+	// Authorization is the HTTP Authorization header the binding's request carried ("" when absent).
+	Authorization string
+	Body          []byte
+	Accepted      bool
+	Code          core.Code
 }
 
 // recorder keeps every submission any binding hands the collector, in order.
@@ -52,7 +54,7 @@ func (r *recorder) wrap(sub collector.Submitter) collector.Submitter {
 	return collector.SubmitterFunc(func(ctx context.Context, s collector.Submission) collector.Outcome {
 		out := sub.Submit(ctx, s)
 		r.mu.Lock()
-		r.all = append(r.all, arrival{Binding: s.Binding, Body: append([]byte(nil), s.Body...), Accepted: out.Accepted, Code: out.Code})
+		r.all = append(r.all, arrival{Binding: s.Binding, Authorization: s.Authorization, Body: append([]byte(nil), s.Body...), Accepted: out.Accepted, Code: out.Code})
 		r.mu.Unlock()
 		return out
 	})

@@ -141,8 +141,11 @@ type run struct {
 }
 
 type queryInfo struct {
-	QueryID string         `json:"queryId"`
-	Subject map[string]any `json:"subject"`
+	QueryID  string         `json:"queryId"`
+	Subject  map[string]any `json:"subject"`
+	Delivery struct {
+		Authorization string `json:"authorization"`
+	} `json:"delivery"`
 }
 
 // runOne runs one scenario over one binding; a setup failure fails every check of the scenario with its reason.

@@ -47,6 +47,7 @@ var Scenarios = []Scenario{
 		{"the response is a valid QueryResponse", []string{"AQP-OBJ-RESPONSE"}, eachValid},
 		{"queryId is the query's", []string{"AQP-PAIR-QUERY-MISMATCH"}, queryIDRight},
 		{"subject is copied from the query", []string{"AQP-PAIR-SUBJECT-MISMATCH", "AQP-D3"}, subjectCopied},
+		{"the capability travels as the Authorization header", []string{"AQP-BIND-AUTH-HEADER"}, authorizationHeader},
 	}},
 	{Name: "retry-after-unavailable", ConsentMode: "not_required", FailOnce: true, Checks: []Check{
 		{"retried after a retryable receipt", []string{"AQP-RESP-RETRY"}, retried},
@@ -62,6 +63,43 @@ var Scenarios = []Scenario{
 	{Name: "consent-refused", ConsentMode: "ask_always", RefuseConsent: true, Checks: []Check{
 		{"nothing is sent when consent is refused", []string{"AQP-RESP-CONSENT"}, nothingSent},
 	}},
+	{Name: "consent-granted", ConsentMode: "ask_always", Checks: []Check{
+		{"the principal's grant travels as consent, accepted", []string{"AQP-RESP-CONSENT", "AQP-PAIR-CONSENT-REQUIRED"}, consentGranted},
+	}},
+}
+
+// authorizationHeader: every submission carried the query's delivery.authorization as its Authorization header.
+func authorizationHeader(r *run) (string, bool) {
+	if len(r.arrivals) == 0 {
+		return "no response reached the collector", false
+	}
+	for i, a := range r.arrivals {
+		if a.Authorization != r.query.Delivery.Authorization {
+			return fmt.Sprintf("submission %d carried Authorization %q, not the query's delivery.authorization", i+1, a.Authorization), false
+		}
+	}
+	return fmt.Sprintf("%d submission(s), each with the query's capability in its Authorization header", len(r.arrivals)), true
+}
+
+// consentGranted: the principal granted consent ("y"), so exactly one response arrived, carrying consent with
+// granted true, and it was accepted.
+func consentGranted(r *run) (string, bool) {
+	if len(r.arrivals) == 0 {
+		return "nothing reached the collector although the principal granted consent", false
+	}
+	last := r.arrivals[len(r.arrivals)-1]
+	m, errs := parseResponse(last)
+	if len(errs) > 0 {
+		return fmt.Sprintf("the response is not a valid QueryResponse: %v", errs), false
+	}
+	c, _ := m["consent"].(map[string]any)
+	if c["granted"] != true {
+		return fmt.Sprintf("the response carries consent %v, want granted true", m["consent"]), false
+	}
+	if !last.Accepted {
+		return fmt.Sprintf("the response with consent was answered %s", last.Code), false
+	}
+	return fmt.Sprintf("consent granted at %v, accepted", c["obtainedAt"]), true
 }
 
 func deliveredAccepted(r *run) (string, bool) {

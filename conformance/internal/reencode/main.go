@@ -101,6 +101,9 @@ func emit() error {
 				if st.Do == "submit" && json.Valid([]byte(text)) {
 					b.Documents = append(b.Documents, document{Name: fmt.Sprintf("%s#step%d", sc.Name, i), Text: text})
 				}
+				for j, r := range st.Responses { // a race step's bodies
+					b.Documents = append(b.Documents, document{Name: fmt.Sprintf("%s#step%d.%d", sc.Name, i, j), Text: string(r)})
+				}
 			}
 		}
 	}

@@ -97,6 +97,32 @@ var nameRequirements = []struct {
 	{"paired/subject-respondent.json", "respondent", []string{"AQP-PAIR-RESPONDENT-MISMATCH", "AQP-D1"}},
 	{"paired/order.json", "", []string{"AQP-PAIR-ORDER"}},
 	{"paired/quickstart.json", "standalone", []string{"AQP-D14"}},
+	{"paired/subject-respondent.json", "requestedRespondent", []string{"AQP-PAIR-RESPONDENT-MISMATCH", "AQP-D1"}},
+	// The pass side of the rules on how failures are reported: a valid document, or a valid exchange, gets no
+	// error at all — nothing spurious, nothing shallow, no paired code — while every check still runs.
+	{"standalone/quickstart.json", "-is-valid", []string{"AQP-VAL-ERROR-SHAPE", "AQP-VAL-DEEPEST"}},
+	{"paired/quickstart.json", "quickstart-triple", []string{"AQP-D14", "AQP-PAIR-ORDER", "AQP-PAIR-QUERY-MISMATCH", "AQP-PAIR-RESPONSE-MISMATCH"}},
+	{"paired/quickstart.json", "response-and-receipt-without-request", []string{"AQP-D14", "AQP-PAIR-RESPONSE-MISMATCH"}},
+	// A document holding every member its schema defines has no unknown one; the full request reaches the subject
+	// schema through a relative $ref, which must resolve offline.
+	{"standalone/request.json", "request/full/", []string{"AQP-OBJ-UNKNOWN-MEMBER", "AQP-OBJ-DIALECT"}},
+	{"standalone/response.json", "response/full/", []string{"AQP-OBJ-UNKNOWN-MEMBER"}},
+	// A member that must be absent and is absent (D7's pass side).
+	{"standalone/request.json", "without-consentScope-is-valid", []string{"AQP-D7"}},
+	{"standalone/receipt.json", "receipt/accepted/", []string{"AQP-D7"}},
+	// The receipt schema's conditionals (D6): they hold for a receipt with its status, and a receipt without one
+	// gets only /status required, no branch holding vacuously.
+	{"standalone/receipt.json", "receipt/accepted/", []string{"AQP-D6"}},
+	{"standalone/receipt.json", "receipt/rejected/", []string{"AQP-D6"}},
+	{"standalone/receipt.json", "status/absent", []string{"AQP-D6"}},
+	// What a collector may write in a receipt's error (D8): the codes and pointers the schema takes, and not others.
+	{"standalone/receipt.json", "error.code/", []string{"AQP-D8"}},
+	{"standalone/receipt.json", "error.pointer/", []string{"AQP-D8"}},
+	// A duplicate's receipt carries the first receipt's continuation (D18): the same one passes, another or none
+	// fails.
+	{"paired/duplicate.json", "duplicate-with-the-same-continuation", []string{"AQP-D18"}},
+	{"paired/duplicate.json", "continuation-differs", []string{"AQP-D18"}},
+	{"paired/duplicate.json", "continuation-missing-on-duplicate", []string{"AQP-D18"}},
 }
 
 func byName(file, name string) []string {
