@@ -79,7 +79,10 @@ type Query struct {
 type Dropped struct {
 	// Index is the entry's position in the carried array (0-based); -1 when the metadata member itself is wrong.
 	Index int
-	// Reason says which rule the entry breaks.
+	// Rule is the rule of §6 the entry breaks, in the carriage vectors' words; empty for a drop that is no carriage
+	// fault (too many on one object).
+	Rule core.CarriageRule
+	// Reason says which rule the entry breaks, for a log.
 	Reason string
 }
 
@@ -109,8 +112,11 @@ func Queries(metadata map[string]any) ([]Query, []Dropped) {
 		return nil, nil
 	}
 	entries, err := asArray(v)
+	if v == nil {
+		err = errors.New("it is null") // present but null: no array, so whatever was meant to be carried is lost
+	}
 	if err != nil {
-		return nil, []Dropped{{Index: -1, Reason: fmt.Sprintf("metadata %q must be an array of QueryRequest: %v", QueriesKey, err)}}
+		return nil, []Dropped{{Index: -1, Rule: core.CarriageArray, Reason: fmt.Sprintf("metadata %q must be an array of QueryRequest: %v", QueriesKey, err)}}
 	}
 	var out []Query
 	var dropped []Dropped
@@ -121,12 +127,17 @@ func Queries(metadata map[string]any) ([]Query, []Dropped) {
 		}
 		raw, err := entryJSON(e)
 		if err != nil {
-			dropped = append(dropped, Dropped{Index: i, Reason: err.Error()})
+			dropped = append(dropped, Dropped{Index: i, Rule: core.CarriageObject, Reason: err.Error()})
 			continue
 		}
-		req, errs := core.ParseRequest(raw)
-		if len(errs) > 0 {
-			dropped = append(dropped, Dropped{Index: i, Reason: "not a valid QueryRequest: " + errs.Error()})
+		doc, rule := core.CarriedRequest(raw)
+		if rule != "" {
+			dropped = append(dropped, Dropped{Index: i, Rule: rule, Reason: "not a valid QueryRequest: " + doc.Errors.Error()})
+			continue
+		}
+		req := new(aqp.QueryRequest)
+		if err := json.Unmarshal(raw, req); err != nil { // a valid request always decodes; say so should one not
+			dropped = append(dropped, Dropped{Index: i, Rule: core.CarriageRequest, Reason: "a valid QueryRequest that does not decode: " + err.Error()})
 			continue
 		}
 		out = append(out, Query{JSON: raw, Request: req})

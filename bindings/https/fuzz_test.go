@@ -1,7 +1,9 @@
 package https_test
 
 import (
+	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -44,15 +46,18 @@ func requestSeeds(f *testing.F) [][]byte {
 	return out
 }
 
-// FuzzQueries reads arbitrary AQP-Query header values (the fuzzed string, one value per line). Queries never
-// panics; it returns, in order, a valid request for each value that is the unpadded base64url of one; and it stops
-// with an error naming the first value that is not, so that it returns every value only when it reports no error.
+// FuzzQueries reads arbitrary AQP-Query field lines (the fuzzed string, one line per line). Queries never panics;
+// it returns, in order, a valid request for each element (the lines split as an HTTP list on commas) that is the
+// unpadded base64url of one's compact JSON; and it stops with an error naming the first element that is not, so
+// that it returns every element only when it reports no error. Carried agrees: it keeps the same prefix, and drops
+// exactly the elements that are not such a request.
 func FuzzQueries(f *testing.F) {
 	for _, r := range requestSeeds(f) {
 		f.Add(base64.RawURLEncoding.EncodeToString(r))
 	}
 	valid := base64.RawURLEncoding.EncodeToString(headerRequest(`{"type":"object"}`))
 	f.Add(valid + "\n" + valid)
+	f.Add(valid + ", " + valid + ",,")
 	f.Add(valid + "=")
 	f.Add(base64.StdEncoding.EncodeToString(headerRequest(`{"const":"\u00ff\u00fe\u00fd"}`)))
 	f.Add(valid + "\n" + string(headerRequest(`{}`)))
@@ -60,39 +65,64 @@ func FuzzQueries(f *testing.F) {
 	f.Add("")
 	f.Add("\n\n")
 	f.Add("e30")
+	f.Add("e31")
 	f.Add("\xff\xfe")
 	f.Fuzz(func(t *testing.T, lines string) {
-		values := strings.Split(lines, "\n")
 		h := http.Header{}
-		for _, v := range values {
-			h.Add(https.QueryHeader, v)
+		var elements []string
+		for _, line := range strings.Split(lines, "\n") {
+			h.Add(https.QueryHeader, line)
+			for _, e := range strings.Split(line, ",") {
+				if e = strings.Trim(e, " \t"); e != "" {
+					elements = append(elements, e)
+				}
+			}
+		}
+		// wellFormed: what the element must be for a respondent to keep it, judged independently of the decoder.
+		wellFormed := func(e string) bool {
+			raw, err := base64.RawURLEncoding.DecodeString(e)
+			if err != nil || base64.RawURLEncoding.EncodeToString(raw) != e {
+				return false
+			}
+			var c bytes.Buffer
+			return json.Compact(&c, raw) == nil && c.String() == string(raw) && core.Parse(core.KindRequest, raw).Valid()
 		}
 		docs, err := https.Queries(h)
 		for i, d := range docs {
-			raw, derr := base64.RawURLEncoding.DecodeString(values[i])
+			raw, derr := base64.RawURLEncoding.DecodeString(elements[i])
 			if derr != nil || string(raw) != string(d.Raw) {
-				t.Fatalf("query %d is not the decoding of header %d (%v)", i+1, i+1, derr)
+				t.Fatalf("query %d is not the decoding of element %d (%v)", i+1, i+1, derr)
 			}
 			if d.Kind != core.KindRequest || !d.Valid() {
 				t.Fatalf("query %d returned although invalid: %v", i+1, d.Errors)
 			}
 		}
+		kept, dropped := https.Carried(h)
+		if len(kept)+len(dropped) != len(elements) {
+			t.Fatalf("%d elements, %d kept and %d dropped", len(elements), len(kept), len(dropped))
+		}
+		for _, d := range dropped {
+			if wellFormed(elements[d.Index]) || d.Rule == "" || d.Reason == "" {
+				t.Fatalf("element %d dropped (%s: %s) although it is a well-formed query", d.Index, d.Rule, d.Reason)
+			}
+		}
 		if err == nil {
-			if len(docs) != len(values) {
-				t.Fatalf("%d header values, %d queries, and no error", len(values), len(docs))
+			if len(docs) != len(elements) || len(dropped) != 0 {
+				t.Fatalf("%d elements, %d queries, %d dropped, and no error", len(elements), len(docs), len(dropped))
 			}
 			return
 		}
-		if len(docs) >= len(values) {
-			t.Fatalf("every header read, yet an error: %v", err)
+		if len(docs) >= len(elements) {
+			t.Fatalf("every element read, yet an error: %v", err)
 		}
 		if want := fmt.Sprintf("header %d:", len(docs)+1); !strings.Contains(err.Error(), want) {
-			t.Fatalf("the error does not name header %d: %v", len(docs)+1, err)
+			t.Fatalf("the error does not name element %d: %v", len(docs)+1, err)
 		}
-		bad := values[len(docs)]
-		raw, derr := base64.RawURLEncoding.DecodeString(bad)
-		if derr == nil && core.Parse(core.KindRequest, raw).Valid() {
-			t.Fatalf("header %d holds a valid request, yet: %v", len(docs)+1, err)
+		if len(dropped) == 0 || dropped[0].Index != len(docs) {
+			t.Fatalf("Queries stops at element %d, Carried drops %+v first", len(docs)+1, dropped)
+		}
+		if wellFormed(elements[len(docs)]) {
+			t.Fatalf("element %d holds a well-formed query, yet: %v", len(docs)+1, err)
 		}
 	})
 }

@@ -98,9 +98,13 @@ func (c Carriage) attach(ctx context.Context, req mcp.CallToolRequest, res *mcp.
 
 // Dropped is a query a host found on a tool result and did not keep.
 type Dropped struct {
-	// Index is its position in the _meta array.
+	// Index is its position in the _meta array; -1 when the _meta member itself is not an array.
 	Index int
-	// Reason says why: not a valid QueryRequest (with the failures), or expired.
+	// Rule is the rule of §6 the entry breaks, in the carriage vectors' words; empty for a drop that is no carriage
+	// fault (expired, too many on one result).
+	Rule core.CarriageRule
+	// Reason says why: not an array, not a JSON object, not a valid QueryRequest (with the failures), expired, or
+	// too many.
 	Reason string
 }
 
@@ -116,7 +120,7 @@ func Queries(res *mcp.CallToolResult, now time.Time) ([]*aqp.QueryRequest, []Dro
 	}
 	items, ok := v.([]any)
 	if !ok {
-		return nil, []Dropped{{Index: -1, Reason: fmt.Sprintf("_meta[%q] is %T, not an array of QueryRequest", QueriesMetaKey, v)}}
+		return nil, []Dropped{{Index: -1, Rule: core.CarriageArray, Reason: fmt.Sprintf("_meta[%q] is %s, not an array of QueryRequest", QueriesMetaKey, jsonType(v))}}
 	}
 	var out []*aqp.QueryRequest
 	var dropped []Dropped
@@ -125,14 +129,24 @@ func Queries(res *mcp.CallToolResult, now time.Time) ([]*aqp.QueryRequest, []Dro
 			dropped = append(dropped, Dropped{Index: i, Reason: fmt.Sprintf("more than %d queries on one result", MaxQueriesPerResult)})
 			continue
 		}
+		if _, isObject := it.(map[string]any); !isObject {
+			if _, isRaw := it.(json.RawMessage); !isRaw {
+				dropped = append(dropped, Dropped{Index: i, Rule: core.CarriageObject, Reason: jsonType(it) + ", not a QueryRequest object"})
+				continue
+			}
+		}
 		raw, err := json.Marshal(it)
 		if err != nil {
-			dropped = append(dropped, Dropped{Index: i, Reason: "not JSON: " + err.Error()})
+			dropped = append(dropped, Dropped{Index: i, Rule: core.CarriageObject, Reason: "not JSON: " + err.Error()})
 			continue
 		}
-		q, errs := core.ParseRequest(raw)
-		if len(errs) > 0 {
-			dropped = append(dropped, Dropped{Index: i, Reason: "not a valid QueryRequest: " + errs.Error()})
+		if doc, rule := core.CarriedRequest(raw); rule != "" {
+			dropped = append(dropped, Dropped{Index: i, Rule: rule, Reason: "not a valid QueryRequest: " + doc.Errors.Error()})
+			continue
+		}
+		q := new(aqp.QueryRequest)
+		if err := json.Unmarshal(raw, q); err != nil { // a valid request always decodes; say so should one not
+			dropped = append(dropped, Dropped{Index: i, Rule: core.CarriageRequest, Reason: "a valid QueryRequest that does not decode: " + err.Error()})
 			continue
 		}
 		exp, err := q.ExpiresAt.Time()
@@ -159,4 +173,23 @@ func Intake(r *respondent.Respondent, source string, res *mcp.CallToolResult) ([
 		drops[i] = respondent.CarriedDrop{Index: d.Index, Reason: d.Reason}
 	}
 	return r.IntakeCarried(source, qs, drops)
+}
+
+// jsonType names the JSON type of a decoded value, for a reason a host logs ("a string", "null").
+func jsonType(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case float64, json.Number:
+		return "a number"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("a %T", v)
 }
