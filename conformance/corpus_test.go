@@ -59,7 +59,7 @@ var _ = Describe("the vector corpus", func() {
 		want, err := vectorgen.Generate()
 		Expect(err).NotTo(HaveOccurred())
 		got := map[string][]byte{}
-		for _, dir := range []string{conformance.StandaloneDir, conformance.PairedDir} {
+		for _, dir := range []string{conformance.StandaloneDir, conformance.PairedDir, conformance.CarriageDir} {
 			entries, err := os.ReadDir(dir)
 			Expect(err).NotTo(HaveOccurred())
 			for _, e := range entries {
@@ -75,7 +75,7 @@ var _ = Describe("the vector corpus", func() {
 	})
 
 	It("embeds the committed files unchanged", func() {
-		for _, dir := range []string{conformance.StandaloneDir, conformance.PairedDir} {
+		for _, dir := range []string{conformance.StandaloneDir, conformance.PairedDir, conformance.CarriageDir} {
 			entries, err := os.ReadDir(dir)
 			Expect(err).NotTo(HaveOccurred())
 			for _, e := range entries {

@@ -49,6 +49,15 @@ func taggedVectors(t *testing.T) []tagged {
 			out = append(out, tagged{sc.Name, sc.Requirements, pass, failure})
 		}
 	}
+	carriage, err := conformance.LoadCarriage()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range carriage {
+		for _, v := range f.Vectors {
+			out = append(out, tagged{v.Name, v.Requirements, v.Valid, !v.Valid})
+		}
+	}
 	return out
 }
 
@@ -198,19 +207,10 @@ func TestVectorRequirementsAreKnown(t *testing.T) {
 	}
 }
 
-// pendingBindingProofs are the binding requirements on how queries travel to a respondent, which no collector run
-// sees: the coverage test excuses exactly these and fails when one becomes covered, so the list only shrinks.
-// Temporary: the carriage vectors will prove them.
-var pendingBindingProofs = []string{
-	"AQP-BIND-A2A-QUERIES",
-	"AQP-BIND-HTTPS-QUERY-HEADER",
-	"AQP-BIND-MCP-QUERIES",
-}
-
 // pendingRespondentProofs are respondent requirements whose runner scenarios are not written yet: a continuation
 // the respondent must answer (aqp respond prints it but does not answer it), and a timing condition the host never
-// signals (aqp respond treats its own start as the signal, so the runner has no way to withhold it). Temporary, and
-// excused like pendingBindingProofs: the test fails when one becomes covered.
+// signals (aqp respond treats its own start as the signal, so the runner has no way to withhold it). Temporary: the
+// coverage test excuses exactly these and fails when one becomes covered, so the list only shrinks.
 var pendingRespondentProofs = []string{
 	"AQP-D28",
 	"AQP-RESP-CONTINUATION",
@@ -273,8 +273,8 @@ func mustCoverage(catalogue []conformance.Requirement, proofs []tagged, pending 
 }
 
 // TestMustCoverage fails unless every MUST of the catalogue has a passing proof and a failing one (or says why none
-// can be built): a standalone, paired or collector scenario vector, a respondent runner check, a broken fixture,
-// or a binding proof.
+// can be built): a standalone, paired, carriage or collector scenario vector, a respondent runner check, a broken
+// fixture, or a binding proof.
 func TestMustCoverage(t *testing.T) {
 	reqs, err := conformance.LoadRequirements()
 	if err != nil {
@@ -293,10 +293,9 @@ func TestMustCoverage(t *testing.T) {
 			}
 		}
 	}
-	pending := append(append([]string{}, pendingBindingProofs...), pendingRespondentProofs...)
-	problems := mustCoverage(reqs, proofs, pending)
-	t.Logf("%d MUSTs, %d with a noFailingProof reason, %d pending binding proofs, %d pending respondent proofs; %d proofs counted",
-		musts, reasons, len(pendingBindingProofs), len(pendingRespondentProofs), len(proofs))
+	problems := mustCoverage(reqs, proofs, pendingRespondentProofs)
+	t.Logf("%d MUSTs, %d with a noFailingProof reason, %d pending respondent proofs; %d proofs counted",
+		musts, reasons, len(pendingRespondentProofs), len(proofs))
 	if len(problems) > 0 {
 		t.Errorf("MUSTs not covered:\n  %s", strings.Join(problems, "\n  "))
 	}

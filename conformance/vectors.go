@@ -16,9 +16,10 @@ import (
 	"sort"
 )
 
-// Files holds the committed vector files, at vectors/standalone/*.json and vectors/paired/*.json.
+// Files holds the committed generated vector files, at vectors/standalone/*.json, vectors/paired/*.json and
+// vectors/carriage/*.json.
 //
-//go:embed vectors/standalone/*.json vectors/paired/*.json
+//go:embed vectors/standalone/*.json vectors/paired/*.json vectors/carriage/*.json
 var Files embed.FS
 
 // The folders of the corpus, relative to the root of Files (or of a directory given to LoadDir).

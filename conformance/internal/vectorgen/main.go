@@ -1,6 +1,7 @@
 // Command vectorgen writes the AQP conformance vectors from the Go tables in ./corpus. Run it from anywhere inside
 // the module (`go run ./conformance/internal/vectorgen`, or `make vectors`): it writes conformance/vectors/
-// standalone/*.json and conformance/vectors/paired/*.json and removes vector files the tables no longer produce.
+// standalone/*.json, conformance/vectors/paired/*.json and conformance/vectors/carriage/*.json and removes vector
+// files the tables no longer produce.
 package main
 
 import (
@@ -41,7 +42,7 @@ func run(out string) error {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	for _, dir := range []string{"standalone", "paired"} {
+	for _, dir := range []string{"standalone", "paired", "carriage"} {
 		if err := os.MkdirAll(filepath.Join(out, dir), 0o755); err != nil {
 			return err
 		}

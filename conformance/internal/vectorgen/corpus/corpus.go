@@ -78,6 +78,7 @@ type file struct {
 	desc       string
 	standalone []sv
 	paired     []pv
+	carriage   []cv
 }
 
 func files() []file {
@@ -104,11 +105,11 @@ func files() []file {
 }
 
 // Generate renders every vector file, keyed by its path relative to conformance/vectors
-// ("standalone/request.json").
+// ("standalone/request.json", "carriage/https.json").
 func Generate() (map[string][]byte, error) {
 	out := map[string][]byte{}
 	seen := map[string]string{}
-	all := files()
+	all := append(files(), carriageFiles()...)
 	var hand []sv
 	for _, f := range all {
 		hand = append(hand, f.standalone...)
@@ -139,8 +140,18 @@ func Generate() (map[string][]byte, error) {
 			seen[v.name] = f.path
 			vectors = append(vectors, v.render(f.path))
 		}
-		if path.Dir(f.path) != "standalone" && path.Dir(f.path) != "paired" {
-			return nil, fmt.Errorf("%s: not under standalone/ or paired/", f.path)
+		for _, v := range f.carriage {
+			if prev, dup := seen[v.name]; dup {
+				return nil, fmt.Errorf("%s: vector name %q is already used in %s", f.path, v.name, prev)
+			}
+			seen[v.name] = f.path
+			if err := v.check(); err != nil {
+				return nil, fmt.Errorf("%s: %w", f.path, err)
+			}
+			vectors = append(vectors, v.render())
+		}
+		if d := path.Dir(f.path); d != "standalone" && d != "paired" && d != "carriage" {
+			return nil, fmt.Errorf("%s: not under standalone/, paired/ or carriage/", f.path)
 		}
 		out[f.path] = render(obj("description", f.desc, "vectors", vectors))
 	}
