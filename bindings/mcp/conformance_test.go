@@ -1,10 +1,17 @@
 package mcp_test
 
 import (
+	"encoding/json"
 	"testing"
+	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
+	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
 	"github.com/agentqueryprotocol/aqp-go/bindings/mcp/mcptest"
+	"github.com/agentqueryprotocol/aqp-go/conformance"
 	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
+	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
 // TestConformance runs the whole collector scenario corpus over MCP: receipts byte-identical to core's, every
@@ -12,4 +19,42 @@ import (
 // Scenarios whose body is not a JSON object cannot be carried: the tool's arguments are an object.
 func TestConformance(t *testing.T) {
 	harness.Suite(t, mcptest.Target, harness.Options{Binding: "mcp", Carries: mcptest.Carries})
+}
+
+// TestCarriageVectors runs the MCP carriage vectors: each vector's tool result is parsed as an MCP client parses
+// one (mcp-go's ParseCallToolResult) and decoded by Queries; valid vectors' queries are attached by Attach to a
+// tool result, which goes through JSON and must come back the same.
+func TestCarriageVectors(t *testing.T) {
+	n := harness.CarriageSuite(t, spec.BindingMCP, harness.CarriageCodec{
+		Decode: func(v conformance.Carriage) ([][]byte, []conformance.CarriageDrop, error) {
+			raw := json.RawMessage(v.ToolResult)
+			res, err := mcp.ParseCallToolResult(&raw)
+			if err != nil {
+				return nil, nil, err
+			}
+			// Expiry is not carriage: a respondent drops an expired query after intake (§7), so the clock here is
+			// before every query's expiresAt.
+			qs, dropped := aqpmcp.Queries(res, time.Time{})
+			queries := make([][]byte, len(qs))
+			for i, q := range qs { // the typed query, re-encoded: a member it lost or changed shows as a difference
+				if queries[i], err = json.Marshal(q); err != nil {
+					return nil, nil, err
+				}
+			}
+			drops := make([]conformance.CarriageDrop, len(dropped))
+			for i, d := range dropped {
+				drops[i] = conformance.CarriageDrop{Index: d.Index, Rule: string(d.Rule)}
+			}
+			return queries, drops, nil
+		},
+		Encode: func(_ conformance.Carriage, queries [][]byte) (conformance.Carriage, error) {
+			res := mcp.NewToolResultText("3 results")
+			if err := aqpmcp.Attach(res, queries...); err != nil {
+				return conformance.Carriage{}, err
+			}
+			wire, err := json.Marshal(res)
+			return conformance.Carriage{Binding: spec.BindingMCP, ToolResult: wire}, err
+		},
+	})
+	t.Logf("%d MCP carriage vectors", n)
 }
