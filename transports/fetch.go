@@ -52,19 +52,21 @@ func fetchHTTPS(ctx context.Context, hc *http.Client, r *respondent.Respondent, 
 	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
 	resp.Body.Close()
-	docs, perr := https.Queries(resp.Header)
+	// Every well-carried query is taken, whatever the other headers hold; each broken one is reported.
+	docs, dropped := https.Carried(resp.Header)
 	var qs []*respondent.Query
 	var drops []*respondent.DropError
+	for _, d := range dropped {
+		drops = append(drops, &respondent.DropError{Source: fmt.Sprintf("%s element %d of GET %s", https.QueryHeader, d.Index+1, url),
+			Reason: fmt.Sprintf("not carried as §6 says (%s): %s", d.Rule, d.Reason)})
+	}
 	for i, doc := range docs {
-		q, err := r.Intake(fmt.Sprintf("%s header %d of GET %s", https.QueryHeader, i+1, url), core.CompactJSON(doc.Value))
+		q, err := r.Intake(fmt.Sprintf("%s query %d of GET %s", https.QueryHeader, i+1, url), core.CompactJSON(doc.Value))
 		if err != nil {
 			drops = append(drops, asDrop(err, url))
 			continue
 		}
 		qs = append(qs, q)
-	}
-	if perr != nil {
-		drops = append(drops, &respondent.DropError{Source: "GET " + url, Reason: "a carried query is not valid", Err: perr})
 	}
 	return qs, drops, nil
 }
