@@ -90,7 +90,7 @@ $(INTEROP_A2A_DIR): conformance/interop/a2a/package.json conformance/interop/a2a
 	cd .interop-a2a && npm ci --no-audit --no-fund --silent
 	touch $(INTEROP_A2A_DIR)
 
-## vectors: regenerate conformance/vectors/{standalone,paired} from the tables in conformance/internal/vectorgen
+## vectors: regenerate conformance/vectors/{standalone,paired,carriage} from the tables in conformance/internal/vectorgen
 .PHONY: vectors
 vectors:
 	$(GO) run ./conformance/internal/vectorgen
