@@ -39,9 +39,11 @@ lint: vet
 
 ## interop: every standalone vector's verdict checked by ajv (2020-12, ajv-formats); every response re-encoded by
 ## node's JSON.parse/JSON.stringify keeps its canonical encoding (D16); 20,000 mutants of the valid vectors get the
-## same verdict from core and ajv, or a different one for a reason a rule of conformance/internal/differential names
+## same verdict from core and ajv, or a different one for a reason a rule of conformance/internal/differential names;
+## every carriage vector read by an independent decoder in plain node
 interop: $(INTEROP_DIR) interop-mcp interop-a2a conformance-report
 	node conformance/interop/ajv-check.mjs
+	node conformance/interop/carriage-check.mjs
 	set -o pipefail; $(GO) run ./conformance/internal/reencode emit | node conformance/interop/reencode.mjs | $(GO) run ./conformance/internal/reencode check
 	$(GO) build -o .interop/differential ./conformance/internal/differential
 	set -o pipefail; .interop/differential emit -n 20000 | node conformance/interop/differential.mjs | .interop/differential compare -min 20000
