@@ -34,7 +34,8 @@ type drop struct {
 // valid is the verdict the loader requires: at least one query kept and nothing dropped.
 func (v cv) valid() bool { return len(v.queries) > 0 && len(v.dropped) == 0 }
 
-// carriageRequirement is what every vector of a binding proves: how queries travel over it.
+// carriageRequirement is what every vector of a binding proves: how queries travel over it. Every vector also
+// proves AQP-D30, how a respondent reads them.
 var carriageRequirement = map[string]string{
 	"https": "AQP-BIND-HTTPS-QUERY-HEADER",
 	"mcp":   "AQP-BIND-MCP-QUERIES",
@@ -42,7 +43,7 @@ var carriageRequirement = map[string]string{
 }
 
 func (v cv) render() object {
-	o := obj("name", v.name, "description", v.desc, "requirements", strs([]string{carriageRequirement[v.binding]}), "binding", v.binding)
+	o := obj("name", v.name, "description", v.desc, "requirements", strs([]string{carriageRequirement[v.binding], "AQP-D30"}), "binding", v.binding)
 	switch {
 	case v.headers != nil:
 		hs := make([]any, len(v.headers))
