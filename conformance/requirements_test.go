@@ -45,8 +45,7 @@ func taggedVectors(t *testing.T) []tagged {
 	}
 	for _, f := range scenarios {
 		for _, sc := range f.Scenarios {
-			pass, failure := scenarioSides(sc)
-			out = append(out, tagged{sc.Name, sc.Requirements, pass, failure})
+			out = append(out, scenarioProofs(sc)...)
 		}
 	}
 	carriage, err := conformance.LoadCarriage()
@@ -61,25 +60,32 @@ func taggedVectors(t *testing.T) []tagged {
 	return out
 }
 
-// scenarioSides says which sides a scenario shows: a pass when a submission must be accepted (a race always has
-// one winner), a failure when a submission must be rejected or get no receipt, a draft must be refused, or a race
-// of different responses must reject its losers.
-func scenarioSides(sc conformance.Scenario) (pass, failure bool) {
-	for _, st := range sc.Steps {
+// scenarioProofs are a scenario's proofs, one per step that shows a side, each of the ids that step proves
+// (conformance.Scenario.StepRequirements: its expect's own when tagged, else the scenario's): a pass when a
+// submission must be accepted (a race always has one winner), a failure when a submission must be rejected or get no
+// receipt, a draft must be refused, or a race of different responses must reject its losers. Counting steps, not
+// the scenario, keeps a scenario that proves rule A by a rejection and rule B by an acceptance from counting as a
+// failing proof of B. A last entry holds the scenario's own ids and shows no side: the unknown-id check sees them.
+func scenarioProofs(sc conformance.Scenario) []tagged {
+	var out []tagged
+	for i, st := range sc.Steps {
+		var pass, failure bool
 		switch {
 		case st.Do == "race":
 			pass = true
-			failure = failure || st.Distinct() > 1
+			failure = st.Distinct() > 1
 		case st.Do == "issue" && st.Refused != nil:
 			failure = true
 		case st.Expect == nil:
+			continue
 		case st.Expect.Status == "accepted":
 			pass = true
 		default:
 			failure = true
 		}
+		out = append(out, tagged{fmt.Sprintf("%s step %d", sc.Name, i), sc.StepRequirements(st), pass, failure})
 	}
-	return pass, failure
+	return append(out, tagged{sc.Name, sc.Requirements, false, false})
 }
 
 // respondentProofs are the respondent runner's checks: each a passing proof of its requirements, since
@@ -348,26 +354,47 @@ func TestMustCoverageCanFail(t *testing.T) {
 	}
 }
 
-// TestScenarioSides: what each kind of step shows.
-func TestScenarioSides(t *testing.T) {
+// TestScenarioProofs: what each kind of step shows, and whose ids: a step's expect's own when tagged, else the
+// scenario's.
+func TestScenarioProofs(t *testing.T) {
+	scenario := []string{"AQP-A", "AQP-B"}
 	accepted := conformance.Step{Do: "submit", Expect: &conformance.Expect{Status: "accepted"}}
+	acceptedB := conformance.Step{Do: "submit", Expect: &conformance.Expect{Status: "accepted", Requirements: []string{"AQP-B"}}}
 	rejected := conformance.Step{Do: "submit", Expect: &conformance.Expect{Status: "rejected", Code: "expired"}}
+	rejectedA := conformance.Step{Do: "submit", Expect: &conformance.Expect{Status: "rejected", Code: "expired", Requirements: []string{"AQP-A"}}}
+	problem := conformance.Step{Do: "submit", Expect: &conformance.Expect{Problem: true}}
 	refused := conformance.Step{Do: "issue", Refused: []conformance.IssueError{{Pointer: "/ttlSeconds", Keyword: "type"}}}
 	copies := conformance.Step{Do: "race", Responses: []json.RawMessage{[]byte(`{"a":1}`), []byte(`{"a":1}`)}}
 	different := conformance.Step{Do: "race", Responses: []json.RawMessage{[]byte(`{"a":1}`), []byte(`{"a":2}`)}}
+	// want: per proof "ids pass|failure|both", the scenario's own entry (no side) left out.
 	for _, tc := range []struct {
-		name          string
-		steps         []conformance.Step
-		pass, failure bool
+		name  string
+		steps []conformance.Step
+		want  []string
 	}{
-		{"accepted", []conformance.Step{{Do: "issue"}, accepted}, true, false},
-		{"rejected", []conformance.Step{{Do: "issue"}, rejected}, false, true},
-		{"refused issue", []conformance.Step{refused}, false, true},
-		{"race of copies", []conformance.Step{copies}, true, false},
-		{"race of different responses", []conformance.Step{different}, true, true},
+		{"accepted", []conformance.Step{{Do: "issue"}, accepted}, []string{"AQP-A,AQP-B pass"}},
+		{"rejected", []conformance.Step{{Do: "issue"}, rejected}, []string{"AQP-A,AQP-B failure"}},
+		{"problem", []conformance.Step{{Do: "issue"}, problem}, []string{"AQP-A,AQP-B failure"}},
+		{"refused issue", []conformance.Step{refused}, []string{"AQP-A,AQP-B failure"}},
+		{"race of copies", []conformance.Step{copies}, []string{"AQP-A,AQP-B pass"}},
+		{"race of different responses", []conformance.Step{different}, []string{"AQP-A,AQP-B both"}},
+		{"advance shows nothing", []conformance.Step{{Do: "advance", Seconds: 1}}, nil},
+		{"tagged steps prove their own ids", []conformance.Step{{Do: "issue"}, rejectedA, acceptedB, accepted},
+			[]string{"AQP-A failure", "AQP-B pass", "AQP-A,AQP-B pass"}},
 	} {
-		if p, f := scenarioSides(conformance.Scenario{Steps: tc.steps}); p != tc.pass || f != tc.failure {
-			t.Errorf("%s: pass %v failure %v, want %v %v", tc.name, p, f, tc.pass, tc.failure)
+		sc := conformance.Scenario{Name: "sc", Requirements: scenario, Steps: tc.steps}
+		proofs := scenarioProofs(sc)
+		last := proofs[len(proofs)-1]
+		if last.name != "sc" || !slices.Equal(last.ids, scenario) || last.pass || last.failure {
+			t.Errorf("%s: the scenario's own entry is %+v, want its ids and no side", tc.name, last)
+		}
+		var got []string
+		for _, p := range proofs[:len(proofs)-1] {
+			side := map[[2]bool]string{{true, false}: "pass", {false, true}: "failure", {true, true}: "both"}[[2]bool{p.pass, p.failure}]
+			got = append(got, strings.Join(p.ids, ",")+" "+side)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: proofs %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }

@@ -32,7 +32,9 @@ type Scenario struct {
 	Name string `json:"name"`
 	// Description says why the behaviour matters.
 	Description string `json:"description"`
-	// Requirements are the ids of conformance/requirements.json the scenario proves.
+	// Requirements are the ids of conformance/requirements.json the scenario proves as a whole: every id a step's
+	// expect names (Expect.Requirements) and those its untagged steps prove. A failure in a step whose expect names
+	// none is attributed to all of them.
 	Requirements []string `json:"requirements,omitempty"`
 	// Start is the collector's clock when the scenario begins (RFC 3339).
 	Start string `json:"start"`
@@ -111,6 +113,20 @@ type Expect struct {
 	// ContinuationAs, when set, requires a continuation in the receipt and names it as a query for later steps;
 	// otherwise an accepted receipt must carry none.
 	ContinuationAs string `json:"continuationAs,omitempty"`
+	// Requirements, when set, are the ids this expectation proves, a subset of the scenario's. A scenario often
+	// proves several rules in sequence (a rejection, then the corrected response accepted); tagging each step lets
+	// a failure be blamed on the rule that step proves rather than on every rule the scenario names. Absent: the
+	// scenario's Requirements.
+	Requirements []string `json:"requirements,omitempty"`
+}
+
+// StepRequirements returns the ids a failure of st is attributed to: its expectation's own when tagged, else the
+// scenario's.
+func (sc Scenario) StepRequirements(st Step) []string {
+	if st.Expect != nil && len(st.Expect.Requirements) > 0 {
+		return st.Expect.Requirements
+	}
+	return sc.Requirements
 }
 
 // IssueError is one error a refused draft must carry.
@@ -175,6 +191,9 @@ func (sc Scenario) check() error {
 		if (st.Do != "issue" && (st.Refused != nil || st.Binding != "")) || (st.Do != "race" && st.Responses != nil) {
 			return fmt.Errorf("step %d: refused and binding belong to issue steps, responses to race steps", i)
 		}
+		if st.Do != "submit" && st.Do != "race" && st.Expect != nil {
+			return fmt.Errorf("step %d: expect belongs to submit steps; a %s step checks nothing against it", i, st.Do)
+		}
 		switch st.Do {
 		case "issue":
 			switch {
@@ -211,6 +230,17 @@ func (sc Scenario) check() error {
 			}
 			if (e.Status == "rejected") != (e.Code != "") {
 				return fmt.Errorf("step %d: a rejected expectation needs a code, an accepted one none", i)
+			}
+			if e.Requirements != nil && len(e.Requirements) == 0 {
+				return fmt.Errorf("step %d: expect.requirements is empty: leave it out to use the scenario's", i)
+			}
+			if err := checkRequirementIDs(e.Requirements); err != nil {
+				return fmt.Errorf("step %d: expect: %w", i, err)
+			}
+			for _, id := range e.Requirements {
+				if !slices.Contains(sc.Requirements, id) {
+					return fmt.Errorf("step %d: expect.requirements names %s, which the scenario's requirements do not list (they are the union of what its steps prove)", i, id)
+				}
 			}
 			if st.ResponseText != nil && !isObject(*st.ResponseText) {
 				rawBody = true

@@ -109,8 +109,8 @@ type Transcript struct {
 	Receipts [][]byte
 }
 
-// Run plays a scenario against the Target the factory builds and checks every expectation. The error names the
-// step and says what differed.
+// Run plays a scenario against the Target the factory builds and checks every expectation. A failed step is a
+// *StepError naming the step and saying what differed; an error before the first step (the set-up) is not.
 func Run(ctx context.Context, sc conformance.Scenario, factory Factory) (*Transcript, error) {
 	env, err := NewEnv(sc)
 	if err != nil {
@@ -127,7 +127,7 @@ func Run(ctx context.Context, sc conformance.Scenario, factory Factory) (*Transc
 	for i, st := range sc.Steps {
 		rec, err := r.step(ctx, st)
 		if err != nil {
-			return tr, fmt.Errorf("step %d (%s %s): %w", i, st.Do, st.As, err)
+			return tr, &StepError{Index: i, Step: st, Requirements: sc.StepRequirements(st), Err: err}
 		}
 		if st.Do == "submit" {
 			tr.Receipts = append(tr.Receipts, rec)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -284,7 +285,8 @@ func TestEveryCollectorFixtureIsRun(t *testing.T) {
 	}
 }
 
-// TestAttribute: a wire error is blamed on the requirement its check names, anything else on the scenario's own.
+// TestAttribute: a wire error is blamed on the requirement its check names, a failed step on the requirements it
+// proves (its expect's when tagged, which harness.Run resolves), anything else on the scenario's own.
 func TestAttribute(t *testing.T) {
 	scenario := []string{"AQP-COL-EXPIRED", "AQP-COL-PAIRED"}
 	for _, tc := range []struct {
@@ -295,11 +297,20 @@ func TestAttribute(t *testing.T) {
 		{"wire error", harness.Wire("410 came as 400", "AQP-BIND-HTTPS-STATUS"), []string{"AQP-BIND-HTTPS-STATUS"}},
 		{"wrapped wire error", errors.Join(errors.New("step 3"), harness.Wire("x", "AQP-D27", "AQP-BIND-MCP-RECEIPT")), []string{"AQP-BIND-MCP-RECEIPT", "AQP-D27"}},
 		{"wrong receipt", errors.New("got status accepted, want rejected"), scenario},
+		{"tagged step", stepError([]string{"AQP-COL-EXPIRED"}, errors.New("got accepted")), []string{"AQP-COL-EXPIRED"}},
+		{"untagged step", stepError(scenario, errors.New("got accepted")), scenario},
+		{"wire error in a tagged step", stepError([]string{"AQP-COL-EXPIRED"}, harness.Wire("410 came as 400", "AQP-BIND-HTTPS-STATUS")), []string{"AQP-BIND-HTTPS-STATUS"}},
+		{"wrapped step error", fmt.Errorf("scenario x: %w", stepError([]string{"AQP-COL-PAIRED"}, errors.New("y"))), []string{"AQP-COL-PAIRED"}},
 	} {
 		if got := runner.Attribute(tc.err, scenario); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}
+}
+
+// stepError is a failed step proving ids, as harness.Run returns it.
+func stepError(ids []string, err error) error {
+	return &harness.StepError{Index: 2, Step: conformance.Step{Do: "submit"}, Requirements: ids, Err: err}
 }
 
 // onPath serves path through a wrapped ResponseWriter: a binding that gets one thing on its wire wrong.

@@ -88,8 +88,9 @@ type Record struct {
 	// Status is pass, fail or skip.
 	Status Status `json:"status"`
 	// FailedRequirements, for a failed check, are the requirements the failure is attributed to: the binding
-	// requirement a wire check names when the binding's wire form was wrong (a *harness.WireError), else the
-	// scenario's own Requirements, since the receipt or an expectation was wrong. Empty unless Status is fail.
+	// requirement a wire check names when the binding's wire form was wrong (a *harness.WireError), else those the
+	// failed step proves (its expect's requirements when tagged, else the scenario's Requirements), since the
+	// receipt or an expectation was wrong. Empty unless Status is fail.
 	FailedRequirements []string `json:"failedRequirements,omitempty"`
 	// Evidence says why: the failed step and what differed, or why the scenario was skipped; for a scenario
 	// that waited, how long.
@@ -148,14 +149,11 @@ func Run(ctx context.Context, opts Options) ([]Record, error) {
 	return out, nil
 }
 
-// Attribute names the requirements a failed scenario is attributed to: those of the wire check that failed when err
-// is (or wraps) a *harness.WireError, else the scenario's own requirements (a copy, sorted).
+// Attribute names the requirements a failed scenario is attributed to (a copy, sorted): those of the wire check that
+// failed when err is (or wraps) a *harness.WireError; else those of the failed step (a *harness.StepError: its
+// expect's requirements when tagged, else the scenario's); else the scenario's own requirements.
 func Attribute(err error, scenario []string) []string {
-	ids := harness.WireRequirements(err)
-	if ids == nil {
-		ids = scenario
-	}
-	out := slices.Clone(ids)
+	out := slices.Clone(harness.Attribution(err, scenario))
 	slices.Sort(out)
 	return slices.Compact(out)
 }
