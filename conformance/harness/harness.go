@@ -187,6 +187,9 @@ func (r *run) remember(alias string, req []byte) error {
 		return fmt.Errorf("the issued request is invalid: %v\n%s", doc.Errors, req)
 	}
 	obj := doc.Object()
+	if err := checkCollectorTime("the issued request's expiresAt", obj["expiresAt"]); err != nil {
+		return err
+	}
 	id, _ := obj["queryId"].(string)
 	del, _ := obj["delivery"].(map[string]any)
 	auth, _ := del["authorization"].(string)
@@ -226,6 +229,9 @@ func (r *run) submit(ctx context.Context, st conformance.Step) ([]byte, error) {
 		return nil, fmt.Errorf("the receipt is invalid: %v\n%s", rec.Errors, res.Receipt)
 	}
 	m := rec.Object()
+	if err := checkCollectorTime("the receipt's receivedAt", m["receivedAt"]); err != nil {
+		return nil, err
+	}
 	status, _ := m["status"].(string)
 	retryable, _ := m["retryable"].(bool)
 	errObj, _ := m["error"].(map[string]any)
@@ -371,6 +377,9 @@ func (r *run) race(ctx context.Context, st conformance.Step) error {
 			return fmt.Errorf("racing submission %d: the receipt is invalid: %v\n%s", i, rec.Errors, o.res.Receipt)
 		}
 		recs[i] = rec.Object()
+		if err := checkCollectorTime(fmt.Sprintf("racing submission %d: the receipt's receivedAt", i), recs[i]["receivedAt"]); err != nil {
+			return err
+		}
 		resp := core.Parse(core.KindResponse, o.body)
 		pair := core.Pair{Response: resp, Receipt: rec}
 		if recs[i]["status"] == "accepted" {

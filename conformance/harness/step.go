@@ -30,10 +30,14 @@ func (e *StepError) Error() string {
 func (e *StepError) Unwrap() error { return e.Err }
 
 // Attribution returns the requirements a failed scenario run is attributed to: those of the wire check that failed
-// when err is (or wraps) a *WireError, since the binding broke its own rule whatever the receipt; else those of the
-// failed step when err is (or wraps) a *StepError; else scenario, for a failure outside any step (the set-up).
+// when err is (or wraps) a *WireError, since the binding broke its own rule whatever the receipt; else those of a
+// rule check (*RuleError) that holds in every step; else those of the failed step when err is (or wraps) a
+// *StepError; else scenario, for a failure outside any step (the set-up).
 func Attribution(err error, scenario []string) []string {
 	if ids := WireRequirements(err); ids != nil {
+		return ids
+	}
+	if ids := RuleRequirements(err); ids != nil {
 		return ids
 	}
 	var se *StepError

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -43,6 +44,9 @@ type brokenCollector struct {
 	wire func(http.Handler) http.Handler
 }
 
+// receivedAtMillis matches a receipt's receivedAt as D20 writes it, capturing it to the second.
+var receivedAtMillis = regexp.MustCompile(`"receivedAt":"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\.\d{3}Z"`)
+
 // brokenCollectors are the collector fixtures, by their fixtures.json names; every collector entry of the file must
 // be here and every entry here in the file (TestEveryCollectorFixtureIsRun).
 var brokenCollectors = map[string]brokenCollector{
@@ -66,6 +70,12 @@ var brokenCollectors = map[string]brokenCollector{
 		// A binding's own variant of the receipt: one member the schema does not have.
 		return rewriteBody(spec.HTTPSPath, h, func(b []byte) []byte {
 			return bytes.Replace(b, []byte(`"protocolVersion":`), []byte(`"binding":"https","protocolVersion":`), 1)
+		})
+	}},
+	"collector/receipt-time-not-utc-milliseconds": {binding: spec.BindingHTTPS, wire: func(h http.Handler) http.Handler {
+		// The same instant, still a valid date-time, in the +00:00 form and without its milliseconds.
+		return rewriteBody(spec.HTTPSPath, h, func(b []byte) []byte {
+			return receivedAtMillis.ReplaceAll(b, []byte(`"receivedAt":"$1+00:00"`))
 		})
 	}},
 	"collector/duplicate-receipt-not-identical": {binding: spec.BindingHTTPS, submitter: func(s collector.Submitter) collector.Submitter {
@@ -300,6 +310,8 @@ func TestAttribute(t *testing.T) {
 		{"tagged step", stepError([]string{"AQP-COL-EXPIRED"}, errors.New("got accepted")), []string{"AQP-COL-EXPIRED"}},
 		{"untagged step", stepError(scenario, errors.New("got accepted")), scenario},
 		{"wire error in a tagged step", stepError([]string{"AQP-COL-EXPIRED"}, harness.Wire("410 came as 400", "AQP-BIND-HTTPS-STATUS")), []string{"AQP-BIND-HTTPS-STATUS"}},
+		{"rule error in a tagged step", stepError([]string{"AQP-COL-EXPIRED"}, &harness.RuleError{Requirements: []string{"AQP-D20"}, Detail: "receivedAt without milliseconds"}), []string{"AQP-D20"}},
+		{"wire error beats a rule error", errors.Join(&harness.RuleError{Requirements: []string{"AQP-D20"}}, harness.Wire("x", "AQP-BIND-HTTPS")), []string{"AQP-BIND-HTTPS"}},
 		{"wrapped step error", fmt.Errorf("scenario x: %w", stepError([]string{"AQP-COL-PAIRED"}, errors.New("y"))), []string{"AQP-COL-PAIRED"}},
 	} {
 		if got := runner.Attribute(tc.err, scenario); !slices.Equal(got, tc.want) {

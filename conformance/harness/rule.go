@@ -1,0 +1,46 @@
+package harness
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// RuleError is a check that breaks one named rule in whatever step it happens — a collector timestamp not in UTC
+// with milliseconds breaks AQP-D20 whether the scenario is about expiry or duplicates — so a runner blames that rule
+// rather than the step's or the scenario's.
+type RuleError struct {
+	// Requirements are the requirements.json ids the check enforces, at least one.
+	Requirements []string
+	// Detail says what was seen and what the rule wants.
+	Detail string
+}
+
+// Error implements the error interface: the detail, with the requirements it breaks.
+func (e *RuleError) Error() string {
+	return e.Detail + " (" + strings.Join(e.Requirements, ", ") + ")"
+}
+
+// RuleRequirements returns the requirements a rule check names when err is (or wraps) a *RuleError, else nil.
+func RuleRequirements(err error) []string {
+	var re *RuleError
+	if errors.As(err, &re) {
+		return re.Requirements
+	}
+	return nil
+}
+
+// collectorTime is the one form D20 gives a collector's timestamps: UTC, with milliseconds.
+var collectorTime = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$`)
+
+// checkCollectorTime holds a timestamp the collector wrote (a receipt's receivedAt, an issued request's expiresAt)
+// to D20.
+func checkCollectorTime(member string, v any) error {
+	s, _ := v.(string)
+	if collectorTime.MatchString(s) {
+		return nil
+	}
+	return &RuleError{Requirements: []string{"AQP-D20"},
+		Detail: fmt.Sprintf("%s %q is not UTC with milliseconds (YYYY-MM-DDTHH:MM:SS.mmmZ)", member, s)}
+}
