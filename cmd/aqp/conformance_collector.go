@@ -120,6 +120,10 @@ func runConformanceCollector(cmd *cobra.Command, o conformanceCollectorOptions) 
 	if err != nil {
 		return err
 	}
+	// A collector that cannot be reached would fail every scenario with the same error: say it once.
+	if err := reachable(cmd.Context(), hc, o.target); err != nil {
+		return failure(exitInvalid, fmt.Errorf("--target %s cannot be reached: %w", o.target, err))
+	}
 	catalogue, err := conformance.LoadRequirements()
 	if err != nil {
 		return err
@@ -131,4 +135,17 @@ func runConformanceCollector(cmd *cobra.Command, o conformanceCollectorOptions) 
 	}
 	rep := report.New("collector", o.target, start, runner.Checks(recs), catalogue)
 	return o.report.finish(cmd.OutOrStdout(), cmd.ErrOrStderr(), rep, expected, catalogue)
+}
+
+// reachable reports whether anything answers HTTP at base: any status will do.
+func reachable(ctx context.Context, hc *http.Client, base string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
 }

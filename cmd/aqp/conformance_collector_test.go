@@ -116,3 +116,12 @@ func TestConformanceCollectorIssueCmd(t *testing.T) {
 		t.Errorf("a broken --issue-cmd: err %v\n%s", err, out)
 	}
 }
+
+// TestConformanceCollectorUnreachableTarget: a target nothing answers at fails once, saying so, instead of failing
+// every scenario with the same connection error.
+func TestConformanceCollectorUnreachableTarget(t *testing.T) {
+	code, out, errOut := runCLI(t, "", "conformance", "collector", "--target", "http://127.0.0.1:1", "--admin-token", "x")
+	if code != 1 || !strings.Contains(errOut, "cannot be reached") || strings.Contains(out, "FAIL") {
+		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
+	}
+}

@@ -112,6 +112,9 @@ func Run(ctx context.Context, opts Options) ([]Record, error) {
 			return nil, err
 		}
 	}
+	if opts.Progress != nil {
+		fmt.Fprintln(opts.Progress, Plan(files, opts.Bindings))
+	}
 	var out []Record
 	for _, b := range opts.Bindings {
 		sub := b.Remote(opts.Target)
@@ -156,6 +159,26 @@ func Attribute(err error, scenario []string) []string {
 	out := slices.Clone(harness.Attribution(err, scenario))
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// Plan says, before a run, how many checks it makes and how long the waiting takes: each scenario that moves the
+// clock really waits up to RealTTL and one second past it, over every binding that runs it.
+func Plan(files []conformance.ScenarioFile, bindings []Binding) string {
+	scenarios, checks, waiting := 0, 0, 0
+	for _, f := range files {
+		for _, sc := range f.Scenarios {
+			scenarios++
+			for _, b := range bindings {
+				checks++
+				if SkipReason(sc, b) == "" && waits(sc) {
+					waiting++
+				}
+			}
+		}
+	}
+	per := RealTTL + time.Second
+	return fmt.Sprintf("%d scenarios over %d binding(s): %d checks; %d of them move the clock by really waiting (ttlSeconds %d), up to %s each, %s in all",
+		scenarios, len(bindings), checks, waiting, int(RealTTL/time.Second), per, time.Duration(waiting)*per)
 }
 
 func firstLine(s string) string {
