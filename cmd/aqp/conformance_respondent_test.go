@@ -13,7 +13,7 @@ import (
 func TestConformanceRespondentPassesOurRespondent(t *testing.T) {
 	dir := t.TempDir()
 	code, out, errOut := runCLI(t, "", "conformance", "respondent", "--report-dir", dir, "--",
-		aqpBinary(t), "respond", "--from", "{url}", "--carrier", "{binding}", "--answer-text", "yes", "--allow-http-loopback")
+		aqpBinary(t), "respond", "--from", "{url}", "--carrier", "{binding}", "--signal", "{signals}", "--answer-text", "yes", "--allow-http-loopback")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}

@@ -149,12 +149,15 @@ type run struct {
 	signals string
 	// timedOut is true when the runner stopped the respondent at its deadline.
 	timedOut bool
+	// ended is when the respondent's process ended (or was stopped).
+	ended time.Time
 }
 
 type queryInfo struct {
-	QueryID  string         `json:"queryId"`
-	Subject  map[string]any `json:"subject"`
-	Delivery struct {
+	QueryID   string         `json:"queryId"`
+	ExpiresAt time.Time      `json:"expiresAt"`
+	Subject   map[string]any `json:"subject"`
+	Delivery  struct {
 		Authorization string `json:"authorization"`
 	} `json:"delivery"`
 }
@@ -242,6 +245,7 @@ func start(ctx context.Context, e *env, cfg Config, sc Scenario, binding string)
 			r.exit, r.timedOut = fmt.Sprintf("did not finish in %s", timeout), true
 		}
 	}
+	r.ended = time.Now()
 	r.arrivals = e.rec.take()
 	out := strings.TrimSpace(buf.String())
 	if len(out) > 600 {

@@ -135,8 +135,8 @@ var Scenarios = []Scenario{
 	// The host signals the other kind for this subject, and this kind for another subject: neither is the query's.
 	{Name: "outcome-unsignalled", ConsentMode: "not_required", Timing: "after_outcome_known", TTLSeconds: unsignalledTTL,
 		Signals: []HostSignal{{respondent.SignalTaskComplete, "outcome-unsignalled"}, {respondent.SignalOutcomeKnown, "outcome-unsignalled-other"}}, Checks: []Check{
-			{"nothing is sent: no outcome signal for the query's subject", []string{"AQP-RESP-TIMING", "AQP-D28"}, nothingSent},
-			{"the respondent gives the query up by its expiry", []string{"AQP-D28"}, gaveUp},
+			{"nothing is sent: no outcome signal for the query's subject", []string{"AQP-RESP-TIMING", "AQP-D28"}, nothingSentUnsignalled},
+			{"the respondent gives the query up at its expiry", []string{"AQP-D28"}, gaveUp},
 		}},
 	{Name: "continuation", ConsentMode: "not_required", Type: continuationType, Checks: []Check{
 		{"the continuation in the accepted receipt is answered, accepted", []string{"AQP-RESP-CONTINUATION"}, continuationAnswered},
@@ -152,12 +152,24 @@ func answeredAfterSignal(r *run) (string, bool) {
 	return ev + ", after the host's signal " + r.signals, true
 }
 
-// gaveUp: the respondent ended by itself, rather than being stopped giveUpGrace after the query expired.
+// nothingSentUnsignalled: nothing arrived, although the host gave other signals (another kind for this subject,
+// this kind for another subject).
+func nothingSentUnsignalled(r *run) (string, bool) {
+	ev, ok := nothingSent(r)
+	return ev + "; the host gave only " + r.signals, ok
+}
+
+// gaveUp: the respondent waited for the signal until the query expired — it did not end before — and then ended by
+// itself, rather than being stopped giveUpGrace after the expiry.
 func gaveUp(r *run) (string, bool) {
-	if r.timedOut {
-		return fmt.Sprintf("the respondent was still running %s after the query expired (stopped by the runner)", giveUpGrace), false
+	switch {
+	case r.timedOut:
+		return fmt.Sprintf("the respondent was still running %s after the query expired at %s (stopped by the runner)", giveUpGrace, r.query.ExpiresAt.Format(time.RFC3339Nano)), false
+	case r.ended.Before(r.query.ExpiresAt):
+		return fmt.Sprintf("the respondent ended (%s) %s before the query expired: it gave the query up while its host's signal could still come, instead of at expiry",
+			r.exit, r.query.ExpiresAt.Sub(r.ended).Round(time.Millisecond)), false
 	}
-	return "the respondent ended by itself (" + r.exit + ")", true
+	return fmt.Sprintf("the respondent waited until the query expired, then ended by itself (%s, %s after the expiry)", r.exit, r.ended.Sub(r.query.ExpiresAt).Round(100*time.Millisecond)), true
 }
 
 // continuationAnswered: the first answer was accepted with a continuation (the embedded collector's rule), and a
