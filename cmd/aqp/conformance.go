@@ -20,7 +20,7 @@ func newConformanceCmd() *cobra.Command {
 		Long: `Check an AQP implementation — this one or another — against the conformance corpus and the requirements
 catalogue (conformance/requirements.json), over each binding.`,
 		Example: `  aqp conformance collector --target http://127.0.0.1:8080 --admin-token "$AQP_ADMIN_TOKEN" --binding all
-  aqp conformance respondent --binding all -- aqp respond --from {url} --carrier {binding} --answer-text yes --allow-http-loopback`,
+  aqp conformance respondent --binding all -- aqp respond --from {url} --carrier {binding} --signal {signals} --answer-text yes --allow-http-loopback`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
