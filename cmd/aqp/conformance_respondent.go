@@ -31,7 +31,7 @@ reaches the collector: a valid response with the query's queryId and subject; af
 receipt, a retry with the same responseId and the same bytes; nothing for an expired query, for a delivery
 endpoint at 0.0.0.0 (no destination rule allows it, and a connection to it never leaves this machine), or when
 the principal refuses consent; an answer to a query timed after_outcome_known or after_task_complete whose signal
-the host gave, nothing for one whose signal it did not give (a 3-second query the respondent must give up at its
+the host gave, nothing for one whose signal it did not give (a 5-second query the respondent must give up at its
 expiry); and an answer to the continuation the collector's accepted receipt carries (it follows up every answer
 to a correction query). Each query is a choice question; the respondent answers "yes".
 

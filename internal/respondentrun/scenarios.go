@@ -91,7 +91,7 @@ func (sc Scenario) draft(binding string) []byte {
 
 // unsignalledTTL is the lifetime of the query whose timing condition never comes: long enough for the respondent
 // to take it in, short enough that the run waits for its expiry.
-const unsignalledTTL = 3
+const unsignalledTTL = 5
 
 // giveUpGrace is how long past the expiry of the query whose condition never comes the runner lets the respondent
 // run before it is stopped and judged to have waited past expiry.
