@@ -213,21 +213,10 @@ func TestVectorRequirementsAreKnown(t *testing.T) {
 	}
 }
 
-// pendingRespondentProofs are respondent requirements whose runner scenarios are not written yet: a continuation
-// the respondent must answer (aqp respond prints it but does not answer it), and a timing condition the host never
-// signals (aqp respond treats its own start as the signal, so the runner has no way to withhold it). Temporary: the
-// coverage test excuses exactly these and fails when one becomes covered, so the list only shrinks.
-var pendingRespondentProofs = []string{
-	"AQP-D28",
-	"AQP-RESP-CONTINUATION",
-	"AQP-RESP-TIMING",
-}
-
 // mustCoverage returns what keeps the catalogue's MUSTs from being covered by proofs: a MUST without a passing
 // proof, or without a failing one and no noFailingProof reason; a noFailingProof reason that a failing proof has
-// made stale; and a pending id (excused for now) that is not a MUST of the catalogue or is covered already. Empty
-// means covered.
-func mustCoverage(catalogue []conformance.Requirement, proofs []tagged, pending []string) []string {
+// made stale. Empty means covered.
+func mustCoverage(catalogue []conformance.Requirement, proofs []tagged) []string {
 	pass, failure := map[string][]string{}, map[string][]string{}
 	for _, v := range proofs {
 		for _, id := range v.ids {
@@ -239,30 +228,12 @@ func mustCoverage(catalogue []conformance.Requirement, proofs []tagged, pending 
 			}
 		}
 	}
-	musts := map[string]bool{}
-	for _, r := range catalogue {
-		if r.Level == "MUST" {
-			musts[r.ID] = true
-		}
-	}
 	var problems []string
-	for _, id := range pending {
-		if !musts[id] {
-			problems = append(problems, id+" (pending): listed as pending but not a MUST of the catalogue")
-		}
-	}
 	for _, r := range catalogue {
 		if r.Level != "MUST" {
 			continue
 		}
 		where := " (" + r.Role + ", " + r.Source + ")"
-		covered := len(pass[r.ID]) > 0 && (len(failure[r.ID]) > 0 || r.NoFailingProof != nil)
-		if slices.Contains(pending, r.ID) {
-			if covered {
-				problems = append(problems, r.ID+where+": covered now: remove it from its pending list")
-			}
-			continue
-		}
 		if len(pass[r.ID]) == 0 {
 			problems = append(problems, r.ID+where+": no passing proof")
 		}
@@ -299,9 +270,8 @@ func TestMustCoverage(t *testing.T) {
 			}
 		}
 	}
-	problems := mustCoverage(reqs, proofs, pendingRespondentProofs)
-	t.Logf("%d MUSTs, %d with a noFailingProof reason, %d pending respondent proofs; %d proofs counted",
-		musts, reasons, len(pendingRespondentProofs), len(proofs))
+	problems := mustCoverage(reqs, proofs)
+	t.Logf("%d MUSTs, %d with a noFailingProof reason; %d proofs counted", musts, reasons, len(proofs))
 	if len(problems) > 0 {
 		t.Errorf("MUSTs not covered:\n  %s", strings.Join(problems, "\n  "))
 	}
@@ -315,7 +285,6 @@ func TestMustCoverageCanFail(t *testing.T) {
 		{ID: "AQP-A", Level: "MUST"},
 		{ID: "AQP-B", Level: "MUST", NoFailingProof: &reason},
 		{ID: "AQP-C", Level: "SHOULD"},
-		{ID: "AQP-BIND-X", Level: "MUST"},
 	}
 	full := []tagged{
 		{"a-valid", []string{"AQP-A"}, true, false},
@@ -323,24 +292,20 @@ func TestMustCoverageCanFail(t *testing.T) {
 		{"b-valid", []string{"AQP-B"}, true, false},
 	}
 	for _, tc := range []struct {
-		name    string
-		proofs  []tagged
-		pending []string
-		want    []string // "ID: words the problem says", one per problem, in order
+		name   string
+		proofs []tagged
+		want   []string // "ID: words the problem says", one per problem, in order
 	}{
-		{"covered", full, []string{"AQP-BIND-X"}, nil},
-		{"no passing proof", []tagged{full[1], full[2]}, []string{"AQP-BIND-X"}, []string{"AQP-A: no passing proof"}},
-		{"no failing proof", []tagged{full[0], full[2]}, []string{"AQP-BIND-X"}, []string{"AQP-A: no failing proof"}},
-		{"stale reason", append(append([]tagged{}, full...), tagged{"b-invalid", []string{"AQP-B"}, false, true}), []string{"AQP-BIND-X"},
+		{"covered", full, nil},
+		{"no passing proof", []tagged{full[1], full[2]}, []string{"AQP-A: no passing proof"}},
+		{"no failing proof", []tagged{full[0], full[2]}, []string{"AQP-A: no failing proof"}},
+		{"stale reason", append(append([]tagged{}, full...), tagged{"b-invalid", []string{"AQP-B"}, false, true}),
 			[]string{"AQP-B: noFailingProof says none can be constructed, but b-invalid is one"}},
-		{"pending missing", full, nil, []string{"AQP-BIND-X: no failing proof", "AQP-BIND-X: no passing proof"}},
-		{"pending covered", append(append([]tagged{}, full...), tagged{"x", []string{"AQP-BIND-X"}, true, true}), []string{"AQP-BIND-X"},
-			[]string{"AQP-BIND-X: covered now"}},
-		{"pending unknown", full, []string{"AQP-BIND-X", "AQP-BIND-Y"}, []string{"AQP-BIND-Y: listed as pending but not a MUST"}},
-		{"a scenario counts both sides", []tagged{{"sc", []string{"AQP-A"}, true, true}, full[2]}, []string{"AQP-BIND-X"}, nil},
+		{"no proof at all", full[:2], []string{"AQP-B: no passing proof"}},
+		{"a scenario counts both sides", []tagged{{"sc", []string{"AQP-A"}, true, true}, full[2]}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := mustCoverage(cat, tc.proofs, tc.pending)
+			got := mustCoverage(cat, tc.proofs)
 			if len(got) != len(tc.want) {
 				t.Fatalf("problems %q, want %d like %q", got, len(tc.want), tc.want)
 			}

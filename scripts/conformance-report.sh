@@ -28,7 +28,7 @@ echo "== aqp conformance collector --binding all (aqp serve, SQLite)"
   --report-dir "$out" || { status=1; tail -20 "$data/serve.log"; }
 echo "== aqp conformance respondent --binding all (aqp respond)"
 "$aqp" conformance respondent --binding all --report-dir "$out" -- \
-  "$aqp" respond --from '{url}' --carrier '{binding}' --answer-text yes --allow-http-loopback || status=1
+  "$aqp" respond --from '{url}' --carrier '{binding}' --signal '{signals}' --answer-text yes --allow-http-loopback || status=1
 
 echo "== rendering $out/index.html in headless Chromium"
 chromium=${AQP_CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}

@@ -20,7 +20,7 @@ func newConformanceCmd() *cobra.Command {
 		Long: `Check an AQP implementation — this one or another — against the conformance corpus and the requirements
 catalogue (conformance/requirements.json), over each binding.`,
 		Example: `  aqp conformance collector --target http://127.0.0.1:8080 --admin-token "$AQP_ADMIN_TOKEN" --binding all
-  aqp conformance respondent --binding all -- aqp respond --from {url} --carrier {binding} --answer-text yes --allow-http-loopback`,
+  aqp conformance respondent --binding all -- aqp respond --from {url} --carrier {binding} --signal {signals} --answer-text yes --allow-http-loopback`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
@@ -35,8 +35,8 @@ type reportFlags struct {
 
 func (f *reportFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringVar(&f.dir, "report-dir", "", "write ROLE.json (one record per check), ROLE.junit.xml and index.html (the requirement × binding matrix of every run in the directory) here")
-	fl.StringVar(&f.expected, "expected-failures", "", `a JSON file {"expectedFailures": [{"check": ID, "reason": R}]} of known failures: they do not fail the run, but a listed check that passes (stale) does`)
+	fl.StringVar(&f.dir, "report-dir", "", "write ROLE.json (one record per check), ROLE.junit.xml and index.html (the requirement × binding matrix of every run in the directory) here (default: no report files)")
+	fl.StringVar(&f.expected, "expected-failures", "", `a JSON file {"expectedFailures": [{"check": ID, "reason": R}]} of known failures: they do not fail the run, but a listed check that passes (stale) does (default: none expected)`)
 	_ = cmd.MarkFlagDirname("report-dir")
 	_ = cmd.MarkFlagFilename("expected-failures", "json")
 }

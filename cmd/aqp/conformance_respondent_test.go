@@ -13,7 +13,7 @@ import (
 func TestConformanceRespondentPassesOurRespondent(t *testing.T) {
 	dir := t.TempDir()
 	code, out, errOut := runCLI(t, "", "conformance", "respondent", "--report-dir", dir, "--",
-		aqpBinary(t), "respond", "--from", "{url}", "--carrier", "{binding}", "--answer-text", "yes", "--allow-http-loopback")
+		aqpBinary(t), "respond", "--from", "{url}", "--carrier", "{binding}", "--signal", "{signals}", "--answer-text", "yes", "--allow-http-loopback")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
@@ -51,11 +51,15 @@ func TestConformanceRespondentPassesOurRespondent(t *testing.T) {
 }
 
 // TestConformanceRespondentFailsASilentRespondent: a respondent that answers nothing fails the answer and retry
-// checks (and passes the ones that require silence); the exit status is 1.
+// checks (and passes the ones that require silence); its command has no {signals}, so the timing scenarios fail
+// saying the runner cannot play the host; the exit status is 1.
 func TestConformanceRespondentFailsASilentRespondent(t *testing.T) {
 	code, out, _ := runCLI(t, "", "conformance", "respondent", "--binding", "https", "--", "true", "{url}")
 	if code != 1 || !strings.Contains(out, "AQP-RESP-DELIVER") || !strings.Contains(out, "AQP-RESP-RETRY") || strings.Contains(out, "FAIL respondent/https/expired") {
 		t.Fatalf("exit %d, want 1 failing delivery and retry only\n%s", code, out)
+	}
+	if !strings.Contains(out, "FAIL respondent/https/outcome-unsignalled") || !strings.Contains(out, "has no {signals}, so the runner cannot play the host") {
+		t.Fatalf("the timing scenarios do not say the runner cannot play the host:\n%s", out)
 	}
 }
 

@@ -28,7 +28,15 @@ type respondOptions struct {
 	respondentKind, provenance                                          string
 	allowHTTPLoopback, json                                             bool
 	allowHosts                                                          []string
+	// signals are the --signal values: the host's timing signals (see hostSignals).
+	signals []string
+	// maxContinuations bounds a chain of continuations answered one after another.
+	maxContinuations int
 }
+
+// defaultMaxContinuations is how many continuations in a row `aqp respond` answers by default: a collector's rules
+// may ask a follow-up about every answer (even about the follow-up's own), and a respondent must not loop forever.
+const defaultMaxContinuations = 10
 
 func newRespondCmd(stdin io.Reader) *cobra.Command {
 	var o respondOptions
@@ -48,8 +56,18 @@ GETs the URL and reads its AQP-Query response headers, mcp calls the first tool 
 metadata. Each query carried is answered in turn; one dropped (invalid, expired, an unauthorised destination) is
 reported and not answered. The application is dialled under the same destination rules as delivery.
 
-Running the command is the host's signal that the moment has come: a query timed after_outcome_known,
-after_task_complete or deferred is answered now.
+Timing: without --signal, running the command is the host's signal that the moment has come: a query timed
+after_outcome_known, after_task_complete or deferred is answered now. With --signal the host says which signals it
+has given, and nothing else counts: KIND:SUBJECTKIND[/PROTOCOL]:SUBJECTID (KIND outcome_known or task_complete, for
+example outcome_known:tool_result/mcp:call_1; the subject matches by kind, id and protocol) signals one subject
+before the query arrives; a bare KIND signals every query's subject; none gives no signal. The flag repeats, or
+takes a comma-separated list. A query whose signal was not given waits for it until it expires and is then dropped,
+never answered late (nothing else can give the signal later: Ctrl-C stops the wait).
+
+Continuations: a continuation (the follow-up query an accepted receipt carries) is answered next, with the same
+answer flags, up to --max-continuations in a chain; the one past the bound is printed, not answered. A
+continuation whose contract the answer does not fit is not sent, and the error says why. With --json each receipt
+is one line.
 
 Destinations: https to public addresses only. --allow-http-loopback permits plain http to a loopback address (a
 collector on this machine, such as "aqp serve"); --allow-host restricts delivery to the hosts listed. The rules
@@ -59,7 +77,9 @@ Exit status: 0 accepted, 1 rejected, 2 usage error, unreadable or dropped query,
 failed.`,
 		Example: `  aqp respond --query aqp-data/try/query.json --answer-text partly --allow-http-loopback
   aqp query create ... | aqp respond --query - --answer true --consent granted --json
-  aqp respond --from http://127.0.0.1:8080/tools --carrier mcp --answer-text yes --allow-http-loopback`,
+  aqp respond --from http://127.0.0.1:8080/tools --carrier mcp --answer-text yes --allow-http-loopback
+  aqp respond --query q.json --answer true --signal outcome_known:tool_call/mcp:call_01JQ8QY3EJX9 --allow-http-loopback
+  aqp respond --query q.json --answer-text yes --signal none --max-continuations 0`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
@@ -82,11 +102,14 @@ failed.`,
 	f.BoolVar(&o.allowHTTPLoopback, "allow-http-loopback", false, "permit plain http to a loopback address, a collector on this machine (default: refused)")
 	f.StringSliceVar(&o.allowHosts, "allow-host", nil, "deliver only to these hosts (repeatable; default: any public host)")
 	f.BoolVar(&o.json, "json", false, "print the receipt JSON (default: a summary)")
+	f.StringSliceVar(&o.signals, "signal", nil, "a timing signal the host has given: KIND:SUBJECTKIND[/PROTOCOL]:SUBJECTID, a bare KIND for every subject, or none (repeatable; default: running the command signals everything)")
+	f.IntVar(&o.maxContinuations, "max-continuations", defaultMaxContinuations, "answer at most this many continuations in a chain; 0 prints them unanswered")
 	_ = cmd.MarkFlagFilename("query", "json")
 	_ = cmd.RegisterFlagCompletionFunc("consent", completeWords("granted"))
 	_ = cmd.RegisterFlagCompletionFunc("carrier", completeWords(transports.Carriers...))
 	_ = cmd.RegisterFlagCompletionFunc("respondent-kind", completeWords("agent", "human", "system"))
 	_ = cmd.RegisterFlagCompletionFunc("provenance", completeWords("direct", "relayed", "inferred"))
+	_ = cmd.RegisterFlagCompletionFunc("signal", completeWords(string(respondent.SignalOutcomeKnown), string(respondent.SignalTaskComplete), "none"))
 	return cmd
 }
 
@@ -102,6 +125,12 @@ func runRespond(ctx context.Context, o respondOptions, stdin io.Reader, stdout, 
 		return usageError("give exactly one of --answer JSON and --answer-text TEXT")
 	case o.consent != "" && o.consent != "granted":
 		return usageError("--consent takes only \"granted\"; to refuse, do not answer")
+	case o.maxContinuations < 0:
+		return usageError("--max-continuations must be 0 or more, not %d", o.maxContinuations)
+	}
+	host, err := parseHostSignals(o.signals)
+	if err != nil {
+		return usageError("--signal: %v", err)
 	}
 	var answer any = o.answerText
 	if o.answer != "" {
@@ -119,6 +148,8 @@ func runRespond(ctx context.Context, o respondOptions, stdin io.Reader, stdout, 
 		confidence = &c
 	}
 	stdinUsed := false
+	// One reader for every consent question, so a second question reads the line after the first answer.
+	principal := bufio.NewReader(io.LimitReader(stdin, 64<<10))
 	var in *input
 	if o.query != "" {
 		var err error
@@ -126,7 +157,6 @@ func runRespond(ctx context.Context, o respondOptions, stdin io.Reader, stdout, 
 			return failure(exitUsage, fmt.Errorf("--query: %w", err))
 		}
 	}
-	var err error
 	grantPath := o.grants
 	if grantPath == "" {
 		if grantPath, err = respondent.DefaultGrantPath(); err != nil {
@@ -153,7 +183,7 @@ func runRespond(ctx context.Context, o respondOptions, stdin io.Reader, stdout, 
 			if stdinUsed {
 				return false, errors.New("standard input carries the query, so consent cannot be asked there: pass --consent granted")
 			}
-			return askConsent(q, stdin, stderr)
+			return askConsent(q, principal, stderr)
 		},
 		OnRetry: func(e respondent.RetryEvent) {
 			fmt.Fprintf(stderr, "attempt %d failed: %s; retrying the same response in %s\n", e.Attempt, oneLine(e.Err.Error()), e.Wait.Round(100*time.Millisecond))
@@ -162,12 +192,15 @@ func runRespond(ctx context.Context, o respondOptions, stdin io.Reader, stdout, 
 	if err != nil {
 		return usageError("%v", err)
 	}
+	for _, s := range host.subjects {
+		_ = r.Signal(s) // given before any query arrives, as a host's earlier signals are (D28)
+	}
 	if o.from == "" {
 		q, err := r.Intake(o.query, in.data)
 		if err != nil {
 			return failure(exitUsage, err)
 		}
-		return answerQuery(ctx, o, r, q, stdout, stderr)
+		return answerQuery(ctx, o, host, r, q, stdout, stderr)
 	}
 	qs, drops, err := transports.Fetch(ctx, policy.Client(), r, o.carrier, o.from)
 	if err != nil {
@@ -181,7 +214,7 @@ func runRespond(ctx context.Context, o respondOptions, stdin io.Reader, stdout, 
 	}
 	var last error
 	for _, q := range qs {
-		if err := answerQuery(ctx, o, r, q, stdout, stderr); err != nil {
+		if err := answerQuery(ctx, o, host, r, q, stdout, stderr); err != nil {
 			last = err
 		}
 	}
@@ -191,24 +224,97 @@ func runRespond(ctx context.Context, o respondOptions, stdin io.Reader, stdout, 
 	return last
 }
 
-// answerQuery answers one query taken in and prints its receipt.
-func answerQuery(ctx context.Context, o respondOptions, r *respondent.Respondent, q *respondent.Query, stdout, stderr io.Writer) error {
-	// Running the command is the host's signal that the moment has come (see Long).
-	r.OutcomeKnown(q.Request.Subject)
-	r.TaskComplete(q.Request.Subject)
+// hostSignals are the timing signals the host has given, from --signal.
+type hostSignals struct {
+	// implicit: no --signal, so running the command is every signal for every query (D28).
+	implicit bool
+	// every are the kinds given bare: signalled for every query's subject.
+	every []respondent.SignalKind
+	// subjects are the signals about one subject each, given before any query arrives.
+	subjects []respondent.Signal
+}
+
+// parseHostSignals reads the --signal values: none, bare kinds, or KIND:SUBJECTKIND[/PROTOCOL]:SUBJECTID.
+func parseHostSignals(values []string) (hostSignals, error) {
+	if len(values) == 0 {
+		return hostSignals{implicit: true}, nil
+	}
+	var h hostSignals
+	for _, v := range values {
+		v = strings.TrimSpace(v)
+		switch {
+		case v == "none":
+			if len(values) > 1 {
+				return h, fmt.Errorf("none gives no signal, so it cannot be listed with others (%q)", strings.Join(values, ","))
+			}
+		case slices.Contains(respondent.SignalKinds, respondent.SignalKind(v)):
+			h.every = append(h.every, respondent.SignalKind(v))
+		default:
+			s, err := respondent.ParseSignal(v)
+			if err != nil {
+				return h, fmt.Errorf("%w (or a bare %s, %s, or none)", err, respondent.SignalOutcomeKnown, respondent.SignalTaskComplete)
+			}
+			h.subjects = append(h.subjects, s)
+		}
+	}
+	return h, nil
+}
+
+// release gives q's subject the signals the host gives every query, and says whether the signal q waits for has
+// been given.
+func (h hostSignals) release(r *respondent.Respondent, q *respondent.Query) (awaits respondent.Signal, given bool) {
+	kinds := h.every
+	if h.implicit {
+		kinds = respondent.SignalKinds
+	}
+	for _, k := range kinds {
+		_ = r.Signal(respondent.Signal{Kind: k, Subject: q.Request.Subject})
+	}
+	awaits, waits := q.Awaits()
+	if !waits {
+		return awaits, true
+	}
+	return awaits, slices.Contains(kinds, awaits.Kind) || slices.ContainsFunc(h.subjects, func(s respondent.Signal) bool { return s.String() == awaits.String() })
+}
+
+// answerQuery answers one query taken in, and then the continuations its accepted receipts carry, up to
+// --max-continuations, printing each receipt.
+func answerQuery(ctx context.Context, o respondOptions, host hostSignals, r *respondent.Respondent, q *respondent.Query, stdout, stderr io.Writer) error {
+	for followed := 0; ; followed++ {
+		res, err := answerOne(ctx, o, host, r, q, stdout, stderr)
+		if err != nil || res.Continuation == nil {
+			return err
+		}
+		next := res.Continuation.Request
+		if followed >= o.maxContinuations {
+			fmt.Fprintf(stdout, "continuation: query %s asks %q; not answered (--max-continuations %d reached); answer it with: aqp respond --query FILE holding this receipt's .continuation\n",
+				next.QueryID, next.Prompt, o.maxContinuations)
+			return nil
+		}
+		fmt.Fprintf(stderr, "continuation: query %s asks %q; answering it (%d of at most %d in this chain)\n", next.QueryID, next.Prompt, followed+1, o.maxContinuations)
+		q = res.Continuation
+	}
+}
+
+// answerOne answers one query and prints its receipt.
+func answerOne(ctx context.Context, o respondOptions, host hostSignals, r *respondent.Respondent, q *respondent.Query, stdout, stderr io.Writer) (*respondent.Result, error) {
+	if awaits, given := host.release(r, q); !given {
+		fmt.Fprintf(stderr, "query %s is timed %s: waiting for the host's signal %s (not given by --signal) until it expires at %s, then dropping it\n",
+			q.Request.QueryID, q.Request.Timing, awaits, q.Request.ExpiresAt)
+	}
 	d := q.Delivery()
-	fmt.Fprintf(stderr, "delivering the answer to query %s over %s to %s\n", q.Request.QueryID, d.Binding, d.Endpoint)
 	res, err := r.Respond(ctx, q)
 	var rejected *respondent.RejectedError
 	switch {
 	case errors.As(err, &rejected):
 		printReceipt(stdout, o.json, res)
-		return exitStatus(exitInvalid)
+		return nil, exitStatus(exitInvalid)
 	case err != nil:
-		return failure(exitUsage, err)
+		return nil, failure(exitUsage, err)
 	}
+	fmt.Fprintf(stderr, "delivered the answer to query %s over %s to %s\n", q.Request.QueryID, d.Binding, d.Endpoint)
 	printReceipt(stdout, o.json, res)
-	return nil
+	return res, nil
 }
 
 // printReceipt prints the receipt JSON, or a summary of it.
@@ -227,16 +333,13 @@ func printReceipt(w io.Writer, asJSON bool, res *respondent.Result) {
 		}
 		fmt.Fprintln(w)
 	}
-	if res.Continuation != nil {
-		fmt.Fprintf(w, "continuation: query %s asks %q; answer it with: aqp respond --query FILE holding this receipt's .continuation\n",
-			res.Continuation.Request.QueryID, res.Continuation.Request.Prompt)
-	} else if res.ContinuationDrop != nil {
+	if res.ContinuationDrop != nil {
 		fmt.Fprintf(w, "continuation dropped: %v\n", res.ContinuationDrop)
 	}
 }
 
 // askConsent asks the person at the terminal.
-func askConsent(q *respondent.Query, stdin io.Reader, stderr io.Writer) (bool, error) {
+func askConsent(q *respondent.Query, principal *bufio.Reader, stderr io.Writer) (bool, error) {
 	req := q.Request
 	fmt.Fprintf(stderr, "Query %s asks for your consent (%s", req.QueryID, req.ConsentMode)
 	if req.ConsentScope != nil {
@@ -247,7 +350,7 @@ func askConsent(q *respondent.Query, stdin io.Reader, stderr io.Writer) (bool, e
 		fmt.Fprintf(stderr, "  data policy: %s\n", *req.DataPolicy)
 	}
 	fmt.Fprintf(stderr, "Grant consent and send the answer to %s? [y/N] ", q.Delivery().Endpoint)
-	line, err := bufio.NewReader(io.LimitReader(stdin, 1024)).ReadString('\n')
+	line, err := principal.ReadString('\n')
 	if err != nil && line == "" {
 		if errors.Is(err, io.EOF) {
 			return false, errors.New("no answer on standard input: pass --consent granted to grant consent without being asked")

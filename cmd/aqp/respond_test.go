@@ -162,3 +162,69 @@ func TestRespondRefusesWithoutConnecting(t *testing.T) {
 		}
 	}
 }
+
+// TestRespondSignalsAndContinuations: with --signal the host's signals are exactly those given — a signal of the
+// other kind leaves an after_outcome_known query waiting until it expires and is dropped, nothing sent; the
+// query's own signal answers it — and a collector whose rule follows up every answer (even a follow-up's) gets its
+// continuations answered up to --max-continuations, the next one printed unanswered. Malformed flags are usage
+// errors.
+func TestRespondSignalsAndContinuations(t *testing.T) {
+	rules := filepath.Join(t.TempDir(), "rules.json")
+	if err := os.WriteFile(rules, []byte(`{"rules":[{"name":"again","when":{},"draft":{"type":"clarification","prompt":"And then?",
+		"response":{"format":"choice","choices":["yes","partly","no"]},"timing":"immediate","consentMode":"not_required"}}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := startServe(t, []string{"AQP_ADMIN_TOKEN=tok"}, "--data-dir", t.TempDir(), "--continuations", rules)
+	grants := filepath.Join(t.TempDir(), "grants.json")
+	respond := func(query map[string]any, extra ...string) (int, string, string) {
+		return runCLI(t, "", append([]string{"respond", "--query", writeQuery(t, query), "--answer-text", "partly", "--grants", grants, "--allow-http-loopback"}, extra...)...)
+	}
+	// quickstartFlags: after_outcome_known, subject tool_call/mcp call_01JQ8QY3EJX9.
+	short := queryCreate(t, p.url, "tok", append([]string{"--ttl", "2s"}, quickstartFlags...)...)
+	code, out, errOut := respond(short, "--signal", "task_complete:tool_call/mcp:call_01JQ8QY3EJX9,outcome_known:tool_call/mcp:call_other")
+	if code != 2 || !strings.Contains(errOut, "waiting for the host's signal outcome_known:tool_call/mcp:call_01JQ8QY3EJX9") ||
+		!strings.Contains(errOut, "while waiting for") || strings.Contains(out, "accepted") {
+		t.Fatalf("unsignalled: exit %d\n%s\n%s", code, out, errOut)
+	}
+
+	q := queryCreate(t, p.url, "tok", quickstartFlags...)
+	code, out, errOut = respond(q, "--signal", "outcome_known:tool_call/mcp:call_01JQ8QY3EJX9", "--max-continuations", "2", "--json")
+	if code != 0 {
+		t.Fatalf("signalled: exit %d\n%s\n%s", code, out, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 4 || !strings.Contains(lines[3], "not answered (--max-continuations 2 reached)") {
+		t.Fatalf("want three receipts and the unanswered continuation:\n%s\n%s", out, errOut)
+	}
+	prev := q["queryId"]
+	for _, l := range lines[:3] {
+		var rec struct {
+			Status, QueryID string
+			Continuation    struct{ QueryID string }
+		}
+		if err := json.Unmarshal([]byte(l), &rec); err != nil || rec.Status != "accepted" || rec.QueryID != prev || rec.Continuation.QueryID == "" {
+			t.Fatalf("receipt %s (%v), want accepted for %v with a continuation", l, err, prev)
+		}
+		prev = rec.Continuation.QueryID
+	}
+	if !strings.Contains(lines[3], prev.(string)) {
+		t.Fatalf("the unanswered continuation is not the last receipt's (%v): %s", prev, lines[3])
+	}
+
+	// Implicit signals (no --signal) and no continuation followed.
+	code, out, _ = respond(queryCreate(t, p.url, "tok", quickstartFlags...), "--max-continuations", "0")
+	if code != 0 || strings.Count(out, "accepted: ") != 1 || !strings.Contains(out, "--max-continuations 0 reached") {
+		t.Fatalf("--max-continuations 0: exit %d\n%s", code, out)
+	}
+
+	for _, bad := range [][]string{
+		{"--signal", "none,outcome_known"},
+		{"--signal", "outcome_known:tool_call"},
+		{"--signal", "done"},
+		{"--max-continuations", "-1"},
+	} {
+		if code, _, errOut := respond(q, bad...); code != 2 || !strings.Contains(errOut, bad[0]) {
+			t.Errorf("%v: exit %d, want 2 naming the flag\n%s", bad, code, errOut)
+		}
+	}
+}

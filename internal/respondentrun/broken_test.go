@@ -21,14 +21,16 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/internal/respondentrun"
 )
 
-// brokenEnv names the mode the test binary runs in as a respondent under test.
-const brokenEnv = "AQP_TEST_RESPONDENT_MODE"
+// handArg is the first argument that turns the test binary into a respondent under test (an argument rather than
+// the environment, so that the modes run in parallel).
+const handArg = "aqp-hand-respondent"
 
-// TestMain turns the test binary into a respondent under test when brokenEnv is set: a hand-written respondent
-// (https carrier and delivery only) that is correct in mode "good" and breaks one rule in each other mode.
+// TestMain turns the test binary into a respondent under test when started as BINARY handArg MODE {signals}
+// {url}: a hand-written respondent (https carrier and delivery only) that is correct in mode "good" and breaks one
+// rule in each other mode.
 func TestMain(m *testing.M) {
-	if mode := os.Getenv(brokenEnv); mode != "" {
-		if err := handRespondent(mode, os.Args[len(os.Args)-1]); err != nil {
+	if len(os.Args) == 5 && os.Args[1] == handArg {
+		if err := handRespondent(os.Args[2], os.Args[3], os.Args[4]); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
@@ -37,11 +39,24 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// handRespondent takes the query from the AQP-Query header at url and answers "yes". Its faults, by mode:
-// new-response-id retries with a fresh responseId; late answers expired queries; ignore-destination delivers
-// wherever the query says, with no destination rule; ignore-consent-refusal sends its answer when the principal
-// refuses; no-authorization delivers without the capability; other-subject names a subject of its own.
-func handRespondent(mode, url string) error {
+// handQuery is the part of a query the hand respondent reads.
+type handQuery struct {
+	QueryID     string         `json:"queryId"`
+	Subject     map[string]any `json:"subject"`
+	ConsentMode string         `json:"consentMode"`
+	Timing      string         `json:"timing"`
+	ExpiresAt   time.Time      `json:"expiresAt"`
+	Delivery    struct{ Binding, Endpoint, Operation, Authorization string }
+}
+
+// handRespondent takes the query from the AQP-Query header at url and answers "yes", then answers the
+// continuation its receipt carries (three at most). signals is the runner's {signals}: the timing signals its host
+// gave. Its faults, by mode: new-response-id retries with a fresh responseId; late answers expired queries;
+// ignore-destination delivers wherever the query says, with no destination rule; ignore-consent-refusal sends its
+// answer when the principal refuses; no-authorization delivers without the capability; other-subject names a
+// subject of its own; no-wait answers at once, whatever the query's timing and the host's signals;
+// ignore-continuation answers no continuation.
+func handRespondent(mode, signals, url string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	resp, err := http.Get(url)
@@ -53,21 +68,45 @@ func handRespondent(mode, url string) error {
 	if err != nil {
 		return err
 	}
-	var q struct {
-		QueryID     string         `json:"queryId"`
-		Subject     map[string]any `json:"subject"`
-		ConsentMode string         `json:"consentMode"`
-		ExpiresAt   time.Time      `json:"expiresAt"`
-		Delivery    struct{ Binding, Endpoint, Operation, Authorization string }
-	}
+	var q handQuery
 	if err := json.Unmarshal(raw, &q); err != nil {
 		return err
 	}
+	for follow := 0; ; follow++ {
+		rec, err := handAnswer(ctx, mode, strings.Split(signals, ","), q)
+		if err != nil {
+			return err
+		}
+		var r struct {
+			Continuation *handQuery `json:"continuation"`
+		}
+		_ = json.Unmarshal(rec, &r)
+		if r.Continuation == nil || mode == "ignore-continuation" || follow == 3 {
+			return nil
+		}
+		q = *r.Continuation
+	}
+}
+
+// handAnswer answers one query "yes" (after its timing signal, consent and the destination rule) and returns the
+// receipt.
+func handAnswer(ctx context.Context, mode string, signals []string, q handQuery) ([]byte, error) {
 	if mode != "late" && !time.Now().Before(q.ExpiresAt) {
-		return fmt.Errorf("query %s expired: dropped", q.QueryID)
+		return nil, fmt.Errorf("query %s expired: dropped", q.QueryID)
+	}
+	if kind, waits := map[string]string{"after_outcome_known": "outcome_known", "after_task_complete": "task_complete"}[q.Timing]; waits && mode != "no-wait" {
+		sk, _ := q.Subject["kind"].(string)
+		if p, ok := q.Subject["protocol"].(string); ok {
+			sk += "/" + p
+		}
+		id, _ := q.Subject["id"].(string)
+		if want := kind + ":" + sk + ":" + id; !slices.Contains(signals, want) {
+			time.Sleep(time.Until(q.ExpiresAt))
+			return nil, fmt.Errorf("query %s: the host never gave %s; dropped at expiry", q.QueryID, want)
+		}
 	}
 	if mode != "ignore-destination" && !strings.HasPrefix(q.Delivery.Endpoint, "http://127.0.0.1:") {
-		return fmt.Errorf("delivery endpoint %s is not an authorised destination: dropped", q.Delivery.Endpoint)
+		return nil, fmt.Errorf("delivery endpoint %s is not an authorised destination: dropped", q.Delivery.Endpoint)
 	}
 	now := time.Now().UTC().Format(time.RFC3339)
 	body := map[string]any{"protocolVersion": "2026-07-30", "queryId": q.QueryID, "subject": q.Subject,
@@ -78,7 +117,7 @@ func handRespondent(mode, url string) error {
 	if q.ConsentMode != "not_required" {
 		line, _ := bufio.NewReader(os.Stdin).ReadString('\n')
 		if strings.TrimSpace(line) != "y" && mode != "ignore-consent-refusal" {
-			return fmt.Errorf("consent refused: nothing sent")
+			return nil, fmt.Errorf("consent refused: nothing sent")
 		}
 		body["consent"] = map[string]any{"granted": true, "obtainedAt": now}
 	}
@@ -95,7 +134,7 @@ func handRespondent(mode, url string) error {
 		b, _ := json.Marshal(body)
 		rec, err := client.Deliver(ctx, d, b)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		var rr struct {
 			Retryable bool `json:"retryable"`
@@ -103,16 +142,17 @@ func handRespondent(mode, url string) error {
 		_ = json.Unmarshal(rec, &rr)
 		if !rr.Retryable {
 			fmt.Printf("%s\n", rec)
-			return nil
+			return rec, nil
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	return fmt.Errorf("still retryable after 5 attempts")
+	return nil, fmt.Errorf("still retryable after 5 attempts")
 }
 
 // brokenModes are the hand respondent's broken modes, each run as the fixture respondent/<mode> of
 // conformance/fixtures.json.
-var brokenModes = []string{"new-response-id", "late", "ignore-destination", "ignore-consent-refusal", "no-authorization", "other-subject"}
+var brokenModes = []string{"new-response-id", "late", "ignore-destination", "ignore-consent-refusal", "no-authorization", "other-subject",
+	"no-wait", "ignore-continuation"}
 
 // TestBrokenRespondents requires the runner to fail exactly the requirements conformance/fixtures.json lists for
 // each hand-written broken respondent, and nothing for the correct one; and every respondent fixture the file lists
@@ -142,9 +182,9 @@ func TestBrokenRespondents(t *testing.T) {
 	}
 	for mode, want := range wants {
 		t.Run(mode, func(t *testing.T) {
-			t.Setenv(brokenEnv, mode)
+			t.Parallel()
 			recs, err := respondentrun.Run(context.Background(), respondentrun.Config{
-				Command: []string{os.Args[0], "{url}"}, Bindings: []string{https.Name}, Timeout: 30 * time.Second})
+				Command: []string{os.Args[0], handArg, mode, "{signals}", "{url}"}, Bindings: []string{https.Name}, Timeout: 30 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -42,6 +42,8 @@ type arrival struct {
 	Body          []byte
 	Accepted      bool
 	Code          core.Code
+	// Receipt is the QueryReceipt the collector answered with (nil when it formed none).
+	Receipt []byte
 }
 
 // recorder keeps every submission any binding hands the collector, in order.
@@ -54,7 +56,7 @@ func (r *recorder) wrap(sub collector.Submitter) collector.Submitter {
 	return collector.SubmitterFunc(func(ctx context.Context, s collector.Submission) collector.Outcome {
 		out := sub.Submit(ctx, s)
 		r.mu.Lock()
-		r.all = append(r.all, arrival{Binding: s.Binding, Authorization: s.Authorization, Body: append([]byte(nil), s.Body...), Accepted: out.Accepted, Code: out.Code})
+		r.all = append(r.all, arrival{Binding: s.Binding, Authorization: s.Authorization, Body: append([]byte(nil), s.Body...), Accepted: out.Accepted, Code: out.Code, Receipt: out.Receipt})
 		r.mu.Unlock()
 		return out
 	})
@@ -100,6 +102,17 @@ func (s *flakyStore) Accept(ctx context.Context, a collector.Acceptance) (*colle
 	return s.Store.Accept(ctx, a)
 }
 
+// continuationType is the query type the embedded collector follows up: an accepted answer to a query of this type
+// gets a continuation (continuationRules), and no other scenario's query has it.
+const continuationType = "correction"
+
+// continuationRules are the embedded collector's continuation rules: an accepted answer to a correction query
+// gets a follow-up choice question, over the same binding, that the respondent under test can answer "yes" (an
+// evaluation, which no rule follows up, so the chain ends there).
+const continuationRules = `{"rules":[{"name":"conformance-follow-up","when":{"types":["` + continuationType + `"]},
+ "draft":{"type":"evaluation","prompt":"Did the follow-up reach you? (answer yes)","response":{"format":"choice","choices":["yes","no"]},
+  "timing":"immediate","consentMode":"not_required","ttlSeconds":300}}]}`
+
 // env is the runner's side of the exchange: an embedded collector on a loopback port (memory store) serving every
 // binding, and the carriers, mounted per run under /carrier/<token>.
 type env struct {
@@ -127,11 +140,16 @@ func newEnv() (*env, error) {
 			bindings = append(bindings, rb)
 		}
 	}
+	rules, err := collector.ParseRules([]byte(continuationRules))
+	if err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("the runner's continuation rules: %w", err)
+	}
 	token := make([]byte, 32)
 	_, _ = rand.Read(token)
 	quiet := slog.New(slog.DiscardHandler)
 	svc, err := service.New(service.Config{
-		Collector: collector.Config{Store: e.store, PublicURL: e.base, Logger: quiet,
+		Collector: collector.Config{Store: e.store, PublicURL: e.base, Logger: quiet, Rules: rules,
 			Clock: func() time.Time { return time.Now().Add(time.Duration(e.offset.Load())) }},
 		Bindings:   bindings,
 		AdminToken: base64.RawURLEncoding.EncodeToString(token),

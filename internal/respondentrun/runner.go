@@ -5,7 +5,11 @@
 // the scenario shapes; the respondent under test is started as a subprocess with {url} replaced by the carrier's
 // URL ({binding} by the binding's name) and the runner checks what reaches the collector. The runner plays the
 // respondent's principal too: it writes "y" (grant) or "n" (refuse) and a newline on the subprocess's standard
-// input, for a respondent that asks for consent there.
+// input, for a respondent that asks for consent there. And it plays the respondent's host for timing: {signals}
+// tells the respondent which timing signals its host has given (see Config.Command), so a query timed
+// after_outcome_known or after_task_complete is answered when its signal was given and given up at its expiry
+// when not. The embedded collector follows up an accepted answer to a correction query with a continuation,
+// which the respondent must answer too.
 package respondentrun
 
 import (
@@ -49,8 +53,11 @@ type Record struct {
 
 // Config is one run.
 type Config struct {
-	// Command is the respondent under test and its arguments; {url} is replaced by the carrier's URL and
-	// {binding} by the binding's name in every argument.
+	// Command is the respondent under test and its arguments; in every argument {url} is replaced by the carrier's
+	// URL, {binding} by the binding's name, and {signals} by the timing signals the runner, as the respondent's
+	// host, has given before the query arrives: a comma-separated list of KIND:SUBJECTKIND[/PROTOCOL]:SUBJECTID
+	// (respondent.Signal; KIND outcome_known or task_complete), or none. Without {signals} the scenarios that need
+	// the host's signals fail, saying so.
 	Command []string
 	// Bindings to run over; empty is every one of Bindings.
 	Bindings []string
@@ -138,12 +145,19 @@ type run struct {
 	arrivals []arrival
 	exit     string
 	output   string
+	// signals is what {signals} expanded to: the timing signals the runner, as host, gave.
+	signals string
+	// timedOut is true when the runner stopped the respondent at its deadline.
+	timedOut bool
+	// ended is when the respondent's process ended (or was stopped).
+	ended time.Time
 }
 
 type queryInfo struct {
-	QueryID  string         `json:"queryId"`
-	Subject  map[string]any `json:"subject"`
-	Delivery struct {
+	QueryID   string         `json:"queryId"`
+	ExpiresAt time.Time      `json:"expiresAt"`
+	Subject   map[string]any `json:"subject"`
+	Delivery  struct {
 		Authorization string `json:"authorization"`
 	} `json:"delivery"`
 }
@@ -166,7 +180,13 @@ func runOne(ctx context.Context, e *env, cfg Config, sc Scenario, binding string
 	return recs
 }
 
+// noHost is why a scenario that needs the host's timing signals cannot run with a command that has no {signals}.
+const noHost = "the respondent command has no {signals}, so the runner cannot play the host: it cannot tell the respondent which timing signals its host has given (put {signals} where the respondent reads them, e.g. --signal {signals})"
+
 func start(ctx context.Context, e *env, cfg Config, sc Scenario, binding string) (*run, error) {
+	if sc.needsHost() && !slices.ContainsFunc(cfg.Command, func(a string) bool { return strings.Contains(a, "{signals}") }) {
+		return nil, errors.New(noHost)
+	}
 	query, err := e.issue(ctx, sc.draft(binding), sc.Expired)
 	if err != nil {
 		return nil, fmt.Errorf("issuing the query: %w", err)
@@ -194,11 +214,17 @@ func start(ctx context.Context, e *env, cfg Config, sc Scenario, binding string)
 		return nil, err
 	}
 	defer os.RemoveAll(home)
+	signals := sc.signals(binding)
 	args := make([]string, len(cfg.Command))
 	for i, a := range cfg.Command {
-		args[i] = strings.NewReplacer("{url}", url, "{binding}", binding).Replace(a)
+		args[i] = strings.NewReplacer("{url}", url, "{binding}", binding, "{signals}", signals).Replace(a)
 	}
-	cctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
+	timeout := cfg.Timeout
+	if sc.TTLSeconds > 0 {
+		// A respondent still running this long after the query expired has not given it up.
+		timeout = min(timeout, time.Duration(sc.TTLSeconds)*time.Second+giveUpGrace)
+	}
+	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	_ = e.rec.take()
 	cmd := exec.CommandContext(cctx, args[0], args[1:]...)
@@ -212,13 +238,14 @@ func start(ctx context.Context, e *env, cfg Config, sc Scenario, binding string)
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
 	cmd.WaitDelay = 5 * time.Second
-	r := &run{binding: binding, query: &qi, exit: "exited 0"}
+	r := &run{binding: binding, query: &qi, exit: "exited 0", signals: signals}
 	if err := cmd.Run(); err != nil {
 		r.exit = err.Error()
 		if cctx.Err() != nil {
-			r.exit = fmt.Sprintf("did not finish in %s", cfg.Timeout)
+			r.exit, r.timedOut = fmt.Sprintf("did not finish in %s", timeout), true
 		}
 	}
+	r.ended = time.Now()
 	r.arrivals = e.rec.take()
 	out := strings.TrimSpace(buf.String())
 	if len(out) > 600 {

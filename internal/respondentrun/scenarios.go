@@ -2,10 +2,17 @@ package respondentrun
 
 import (
 	"bytes"
+	"cmp"
+	"encoding/json"
 	"fmt"
 	"reflect"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/agentqueryprotocol/aqp-go/core"
+	"github.com/agentqueryprotocol/aqp-go/core/respondent"
+	"github.com/agentqueryprotocol/aqp-go/gen/aqp"
 )
 
 // Check is one verdict on a run: Judge says whether it holds, with the evidence either way.
@@ -28,16 +35,67 @@ type Scenario struct {
 	Unauthorised bool
 	// FailOnce makes the collector answer the first submission with a retryable `unavailable` receipt.
 	FailOnce bool
-	Checks   []Check
+	// Type is the query's type; empty is feedback. continuationType gets a continuation when answered.
+	Type string
+	// Timing is the query's timing; empty is immediate.
+	Timing string
+	// TTLSeconds is the query's lifetime; 0 is 300. A short one is for a query the respondent must give up on.
+	TTLSeconds int
+	// Signals are the timing signals the runner, as the host, has given before the respondent starts: {signals}
+	// in the command expands to them (or to none).
+	Signals []HostSignal
+	Checks  []Check
+}
+
+// HostSignal is a timing signal the runner gives as the respondent's host: Kind about the subject
+// {kind: tool_result, id: "conformance-" + About, protocol: the binding}. About is the scenario's name for the
+// subject of its own query.
+type HostSignal struct {
+	Kind  respondent.SignalKind
+	About string
+}
+
+// subject is the subject of the query a scenario named name carries over binding.
+func subject(name, binding string) aqp.QuerySubject {
+	p := aqp.QuerySubjectProtocol(binding)
+	return aqp.QuerySubject{Kind: aqp.QuerySubjectKindToolResult, ID: "conformance-" + name, Protocol: &p}
+}
+
+// needsHost says whether the scenario needs the runner to tell the respondent which signals its host gave: a
+// timing that waits for one, or signals given.
+func (sc Scenario) needsHost() bool {
+	return (sc.Timing != "" && sc.Timing != "immediate") || len(sc.Signals) > 0
+}
+
+// signals is what {signals} expands to over binding: the signals' text forms (respondent.Signal), comma-separated,
+// or none.
+func (sc Scenario) signals(binding string) string {
+	if len(sc.Signals) == 0 {
+		return "none"
+	}
+	out := make([]string, len(sc.Signals))
+	for i, hs := range sc.Signals {
+		out[i] = respondent.Signal{Kind: hs.Kind, Subject: subject(hs.About, binding)}.String()
+	}
+	return strings.Join(out, ",")
 }
 
 // draft is the scenario's QueryDraft for binding: a choice question the respondent under test answers "yes"
 // (give it --answer-text yes, or the equivalent).
 func (sc Scenario) draft(binding string) []byte {
-	return []byte(`{"type":"feedback","binding":"` + binding + `","subject":{"kind":"tool_result","id":"conformance-` + sc.Name + `","protocol":"` + binding + `"},` +
+	typ, timing, ttl := cmp.Or(sc.Type, "feedback"), cmp.Or(sc.Timing, "immediate"), cmp.Or(sc.TTLSeconds, 300)
+	return []byte(`{"type":"` + typ + `","binding":"` + binding + `","subject":{"kind":"tool_result","id":"conformance-` + sc.Name + `","protocol":"` + binding + `"},` +
 		`"prompt":"Did this answer help? (answer yes)","response":{"format":"choice","choices":["yes","no"]},` +
-		`"timing":"immediate","consentMode":"` + sc.ConsentMode + `","ttlSeconds":300}`)
+		`"timing":"` + timing + `","consentMode":"` + sc.ConsentMode + `","ttlSeconds":` + strconv.Itoa(ttl) + `}`)
 }
+
+// unsignalledTTL is the lifetime of the query whose timing condition never comes: long enough for the respondent
+// to take it in, short enough that the run waits for its expiry.
+const unsignalledTTL = 5
+
+// giveUpGrace is how long past the expiry of the query whose condition never comes the runner lets the respondent
+// run before it is stopped and judged to have waited past expiry.
+const giveUpGrace = 20 * time.Second
 
 // Scenarios are the respondent scenarios, each check naming the requirements of conformance/requirements.json it
 // proves.
@@ -66,6 +124,90 @@ var Scenarios = []Scenario{
 	{Name: "consent-granted", ConsentMode: "ask_always", Checks: []Check{
 		{"the principal's grant travels as consent, accepted", []string{"AQP-RESP-CONSENT", "AQP-PAIR-CONSENT-REQUIRED"}, consentGranted},
 	}},
+	{Name: "outcome-signalled", ConsentMode: "not_required", Timing: "after_outcome_known",
+		Signals: []HostSignal{{respondent.SignalOutcomeKnown, "outcome-signalled"}}, Checks: []Check{
+			{"answered: the host signalled the outcome before the query arrived", []string{"AQP-RESP-TIMING", "AQP-D28"}, answeredAfterSignal},
+		}},
+	{Name: "task-signalled", ConsentMode: "not_required", Timing: "after_task_complete",
+		Signals: []HostSignal{{respondent.SignalTaskComplete, "task-signalled"}}, Checks: []Check{
+			{"answered: the host signalled the task done before the query arrived", []string{"AQP-RESP-TIMING", "AQP-D28"}, answeredAfterSignal},
+		}},
+	// The host signals the other kind for this subject, and this kind for another subject: neither is the query's.
+	{Name: "outcome-unsignalled", ConsentMode: "not_required", Timing: "after_outcome_known", TTLSeconds: unsignalledTTL,
+		Signals: []HostSignal{{respondent.SignalTaskComplete, "outcome-unsignalled"}, {respondent.SignalOutcomeKnown, "outcome-unsignalled-other"}}, Checks: []Check{
+			{"nothing is sent: no outcome signal for the query's subject", []string{"AQP-RESP-TIMING", "AQP-D28"}, nothingSentUnsignalled},
+			{"the respondent gives the query up at its expiry", []string{"AQP-D28"}, gaveUp},
+		}},
+	{Name: "continuation", ConsentMode: "not_required", Type: continuationType, Checks: []Check{
+		{"the continuation in the accepted receipt is answered, accepted", []string{"AQP-RESP-CONTINUATION"}, continuationAnswered},
+	}},
+}
+
+// answeredAfterSignal: a response to the query arrived and was accepted (the host's signal released it).
+func answeredAfterSignal(r *run) (string, bool) {
+	ev, ok := deliveredAccepted(r)
+	if !ok {
+		return ev + " although the host gave the query's signal (" + r.signals + ") before it arrived", false
+	}
+	return ev + ", after the host's signal " + r.signals, true
+}
+
+// nothingSentUnsignalled: nothing arrived, although the host gave other signals (another kind for this subject,
+// this kind for another subject).
+func nothingSentUnsignalled(r *run) (string, bool) {
+	ev, ok := nothingSent(r)
+	return ev + "; the host gave only " + r.signals, ok
+}
+
+// gaveUp: the respondent waited for the signal until the query expired — it did not end before — and then ended by
+// itself, rather than being stopped giveUpGrace after the expiry.
+func gaveUp(r *run) (string, bool) {
+	switch {
+	case r.timedOut:
+		return fmt.Sprintf("the respondent was still running %s after the query expired at %s (stopped by the runner)", giveUpGrace, r.query.ExpiresAt.Format(time.RFC3339Nano)), false
+	case r.ended.Before(r.query.ExpiresAt):
+		return fmt.Sprintf("the respondent ended (%s) %s before the query expired: it gave the query up while its host's signal could still come, instead of at expiry",
+			r.exit, r.query.ExpiresAt.Sub(r.ended).Round(time.Millisecond)), false
+	}
+	return fmt.Sprintf("the respondent waited until the query expired, then ended by itself (%s, %s after the expiry)", r.exit, r.ended.Sub(r.query.ExpiresAt).Round(100*time.Millisecond)), true
+}
+
+// continuationAnswered: the first answer was accepted with a continuation (the embedded collector's rule), and a
+// response to the continuation's queryId arrived and was accepted too.
+func continuationAnswered(r *run) (string, bool) {
+	var first *arrival
+	for i, a := range r.arrivals {
+		if m, _ := parseResponse(a); m["queryId"] == r.query.QueryID && a.Accepted {
+			first = &r.arrivals[i]
+			break
+		}
+	}
+	if first == nil {
+		return fmt.Sprintf("no answer to query %s was accepted (%d submission(s)), so no continuation was offered", r.query.QueryID, len(r.arrivals)), false
+	}
+	var rec struct {
+		Continuation *struct {
+			QueryID string `json:"queryId"`
+			Prompt  string `json:"prompt"`
+		} `json:"continuation"`
+	}
+	if err := json.Unmarshal(first.Receipt, &rec); err != nil || rec.Continuation == nil {
+		return "the accepted receipt carried no continuation: the runner's continuation rule did not apply", false
+	}
+	cont := rec.Continuation.QueryID
+	var answers []arrival
+	for _, a := range r.arrivals {
+		if m, _ := parseResponse(a); m["queryId"] == cont {
+			answers = append(answers, a)
+		}
+	}
+	switch {
+	case len(answers) == 0:
+		return fmt.Sprintf("the accepted receipt carried continuation %s (%q); no response to it arrived", cont, rec.Continuation.Prompt), false
+	case !answers[len(answers)-1].Accepted:
+		return fmt.Sprintf("continuation %s: %d response(s), the last answered %s", cont, len(answers), answers[len(answers)-1].Code), false
+	}
+	return fmt.Sprintf("continuation %s (%q) answered over %s, accepted", cont, rec.Continuation.Prompt, answers[len(answers)-1].Binding), true
 }
 
 // authorizationHeader: every submission carried the query's delivery.authorization as its Authorization header.
