@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
 	"github.com/agentqueryprotocol/aqp-go/conformance"
+	"github.com/agentqueryprotocol/aqp-go/conformance/report"
 	"github.com/agentqueryprotocol/aqp-go/core/respondent"
 	"github.com/agentqueryprotocol/aqp-go/internal/respondentrun"
 )
@@ -190,7 +191,7 @@ func TestBrokenRespondents(t *testing.T) {
 			}
 			if got := respondentrun.Failed(recs); !slices.Equal(got, want) {
 				var sb strings.Builder
-				respondentrun.Summary(&sb, recs)
+				report.New("respondent", mode, time.Now(), respondentrun.Checks(recs), nil).Summary(&sb)
 				t.Errorf("failed requirements %v, want %v\n%s", got, want, sb.String())
 			}
 		})

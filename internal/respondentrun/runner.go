@@ -271,51 +271,6 @@ func Failed(recs []Record) []string {
 	return out
 }
 
-// Summary writes the verdicts by level and binding, then each failure with its evidence.
-func Summary(w io.Writer, recs []Record) {
-	type key struct{ level, binding string }
-	count := map[key][2]int{}
-	var keys []key
-	for _, r := range recs {
-		k := key{r.Level, r.Binding}
-		c, seen := count[k]
-		if !seen {
-			keys = append(keys, k)
-		}
-		if r.Status == Pass {
-			c[0]++
-		} else {
-			c[1]++
-		}
-		count[k] = c
-	}
-	fmt.Fprintln(w, "\nlevel   binding  passed  failed")
-	for _, k := range keys {
-		fmt.Fprintf(w, "%-7s %-8s %6d  %6d\n", k.level, k.binding, count[k][0], count[k][1])
-	}
-	for _, r := range recs {
-		if r.Status == Fail {
-			fmt.Fprintf(w, "\nFAIL %s over %s: %s (%s)\n  %s\n", r.Scenario, r.Binding, r.Check, strings.Join(r.Requirements, ", "), r.Evidence)
-		}
-	}
-}
-
-// WriteJSON writes the records to dir/respondent.json.
-func WriteJSON(dir string, recs []Record) (string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
-	}
-	b, err := json.MarshalIndent(struct {
-		Kind    string   `json:"kind"`
-		Records []Record `json:"records"`
-	}{"aqp conformance respondent", recs}, "", "  ")
-	if err != nil {
-		return "", err
-	}
-	p := filepath.Join(dir, "respondent.json")
-	return p, os.WriteFile(p, append(b, '\n'), 0o644)
-}
-
 // parseResponse decodes one arrival's body, for the checks.
 func parseResponse(a arrival) (map[string]any, core.Errors) {
 	doc := core.Parse(core.KindResponse, a.Body)
