@@ -1,12 +1,8 @@
 package conformance
 
 import (
-	"bytes"
 	_ "embed"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 )
@@ -43,13 +39,8 @@ func ParseFixtures(b []byte) ([]Fixture, error) {
 		Description string    `json:"description"`
 		Fixtures    []Fixture `json:"fixtures"`
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("fixtures.json: %w", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("fixtures.json: more data after the file's JSON value")
+	if err := DecodeStrict("fixtures.json", b, &f); err != nil {
+		return nil, err
 	}
 	seen := map[string]bool{}
 	for i, fx := range f.Fixtures {

@@ -1,12 +1,9 @@
 package conformance
 
 import (
-	"bytes"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"regexp"
 	"strings"
 )
@@ -50,13 +47,8 @@ func ParseRequirements(b []byte) ([]Requirement, error) {
 		Description  string        `json:"description"`
 		Requirements []Requirement `json:"requirements"`
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("requirements.json: %w", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("requirements.json: more data after the file's JSON value")
+	if err := DecodeStrict("requirements.json", b, &f); err != nil {
+		return nil, err
 	}
 	if len(f.Requirements) == 0 {
 		return nil, errors.New("requirements.json: no requirements")

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -242,13 +241,8 @@ func decodeFile(fsys fs.FS, p string, into any) error {
 	if err != nil {
 		return err
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(into); err != nil {
-		return fmt.Errorf("%s: %w", p, err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return fmt.Errorf("%s: more data after the file's JSON value", p)
+	if err := DecodeStrict(p, data, into); err != nil {
+		return err
 	}
 	var env struct {
 		Description string            `json:"description"`

@@ -1,14 +1,14 @@
 package report
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/agentqueryprotocol/aqp-go/conformance"
 )
 
 // ExpectedFailure is one entry of an expected-failures file: a check an implementation under development knows it
@@ -54,13 +54,8 @@ func ParseExpected(b []byte) ([]ExpectedFailure, error) {
 		Description      string            `json:"description"`
 		ExpectedFailures []ExpectedFailure `json:"expectedFailures"`
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&doc); err != nil {
-		return nil, fmt.Errorf("not an expected-failures file ({\"expectedFailures\": [{\"check\", \"reason\"}]}): %w", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("more data after the JSON value")
+	if err := conformance.DecodeStrict(`an expected-failures file ({"expectedFailures": [{"check", "reason"}]})`, b, &doc); err != nil {
+		return nil, err
 	}
 	if doc.ExpectedFailures == nil {
 		return nil, errors.New(`no "expectedFailures" array`)

@@ -1,7 +1,7 @@
 package runner
 
 import (
-	"slices"
+	"time"
 
 	"github.com/agentqueryprotocol/aqp-go/conformance/report"
 )
@@ -19,16 +19,5 @@ func Checks(recs []Record) []report.Check {
 // FailedRequirements lists, sorted, the requirement ids the failed checks are attributed to
 // (Record.FailedRequirements): what a broken fixture is held to.
 func FailedRequirements(recs []Record) []string {
-	var out []string
-	for _, r := range recs {
-		if r.Status == Fail {
-			for _, id := range r.FailedRequirements {
-				if !slices.Contains(out, id) {
-					out = append(out, id)
-				}
-			}
-		}
-	}
-	slices.Sort(out)
-	return out
+	return report.New("collector", "", time.Now(), Checks(recs), nil).FailedRequirements()
 }

@@ -1,6 +1,10 @@
 package respondentrun
 
-import "github.com/agentqueryprotocol/aqp-go/conformance/report"
+import (
+	"time"
+
+	"github.com/agentqueryprotocol/aqp-go/conformance/report"
+)
 
 // Checks turns the run's records into report checks, for the console summary and the report files.
 func Checks(recs []Record) []report.Check {
@@ -10,4 +14,9 @@ func Checks(recs []Record) []report.Check {
 			Requirements: r.Requirements, Status: report.Status(r.Status), Evidence: r.Evidence}
 	}
 	return out
+}
+
+// Failed lists, sorted, the requirements of the failed checks: what a broken respondent is held to.
+func Failed(recs []Record) []string {
+	return report.New("respondent", "", time.Now(), Checks(recs), nil).FailedRequirements()
 }

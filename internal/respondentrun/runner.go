@@ -255,22 +255,6 @@ func start(ctx context.Context, e *env, cfg Config, sc Scenario, binding string)
 	return r, nil
 }
 
-// Failed lists the distinct requirements of the failed records, sorted.
-func Failed(recs []Record) []string {
-	var out []string
-	for _, r := range recs {
-		if r.Status == Fail {
-			for _, id := range r.Requirements {
-				if !slices.Contains(out, id) {
-					out = append(out, id)
-				}
-			}
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
 // parseResponse decodes one arrival's body, for the checks.
 func parseResponse(a arrival) (map[string]any, core.Errors) {
 	doc := core.Parse(core.KindResponse, a.Body)
