@@ -363,3 +363,51 @@ func TestScenarioProofs(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryVectorNamesItsRequirements: each standalone, paired, carriage and scenario vector says which
+// requirements it proves, so an implementation failing it knows which rule it broke.
+func TestEveryVectorNamesItsRequirements(t *testing.T) {
+	c, err := conformance.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	scenarios, err := conformance.LoadScenarios(conformance.ScenarioFiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	carriage, err := conformance.LoadCarriage()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bare []string
+	n := 0
+	check := func(name string, ids []string) {
+		n++
+		if len(ids) == 0 {
+			bare = append(bare, name)
+		}
+	}
+	for _, f := range c.Standalone {
+		for _, v := range f.Vectors {
+			check(v.Name, v.Requirements)
+		}
+	}
+	for _, f := range c.Paired {
+		for _, v := range f.Vectors {
+			check(v.Name, v.Requirements)
+		}
+	}
+	for _, f := range scenarios {
+		for _, sc := range f.Scenarios {
+			check(sc.Name, sc.Requirements)
+		}
+	}
+	for _, f := range carriage {
+		for _, v := range f.Vectors {
+			check(v.Name, v.Requirements)
+		}
+	}
+	if n < 600 || len(bare) > 0 {
+		t.Errorf("%d vectors read; these name no requirement (tag them in internal/vectorgen/corpus/tags.go, or in the scenario file):\n  %s", n, strings.Join(bare, "\n  "))
+	}
+}

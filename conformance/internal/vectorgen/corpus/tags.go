@@ -103,6 +103,7 @@ var nameRequirements = []struct {
 	{"standalone/quickstart.json", "-is-valid", []string{"AQP-VAL-ERROR-SHAPE", "AQP-VAL-DEEPEST"}},
 	{"paired/quickstart.json", "quickstart-triple", []string{"AQP-D14", "AQP-PAIR-ORDER", "AQP-PAIR-QUERY-MISMATCH", "AQP-PAIR-RESPONSE-MISMATCH"}},
 	{"paired/quickstart.json", "response-and-receipt-without-request", []string{"AQP-D14", "AQP-PAIR-RESPONSE-MISMATCH"}},
+	{"paired/quickstart.json", "request-only", []string{"AQP-D14", "AQP-SEED-REQUEST"}},
 	// A document holding every member its schema defines has no unknown one; the full request reaches the subject
 	// schema through a relative $ref, which must resolve offline.
 	{"standalone/request.json", "request/full/", []string{"AQP-OBJ-UNKNOWN-MEMBER", "AQP-OBJ-DIALECT"}},
