@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"regexp"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -28,17 +30,56 @@ catalogue (conformance/requirements.json), over each binding.`,
 	return cmd
 }
 
-// reportFlags are the flags both runners share: where the report files go and which failures are expected.
+// reportFlags are the flags both runners share: which scenarios run, where the report files go and which failures
+// are expected.
 type reportFlags struct {
-	dir, expected string
+	dir, expected, run string
 }
 
 func (f *reportFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.dir, "report-dir", "", "write ROLE.json (one record per check), ROLE.junit.xml and index.html (the requirement × binding matrix of every run in the directory) here (default: no report files)")
 	fl.StringVar(&f.expected, "expected-failures", "", `a JSON file {"expectedFailures": [{"check": ID, "reason": R}]} of known failures: they do not fail the run, but a listed check that passes (stale) does (default: none expected)`)
+	fl.StringVar(&f.run, "run", "", "run only the scenarios whose name matches this regular expression (default: every scenario)")
 	_ = cmd.MarkFlagDirname("report-dir")
 	_ = cmd.MarkFlagFilename("expected-failures", "json")
+}
+
+// runFilter compiles --run, nil when it is not given.
+func (f *reportFlags) runFilter() (*regexp.Regexp, error) {
+	if f.run == "" {
+		return nil, nil
+	}
+	re, err := regexp.Compile(f.run)
+	if err != nil {
+		return nil, usageError("--run: %v", err)
+	}
+	return re, nil
+}
+
+// runOnly keeps the expected failures of the scenarios --run selects: an entry for a scenario the run left out
+// says nothing about this run, and must not be reported as naming no check.
+func (f *reportFlags) runOnly(role string, entries []report.ExpectedFailure) []report.ExpectedFailure {
+	re, _ := f.runFilter()
+	if re == nil {
+		return entries
+	}
+	var out []report.ExpectedFailure
+	for _, e := range entries {
+		// role/binding/scenario[/check]: collector scenario names hold slashes, respondent ones do not.
+		parts := strings.SplitN(e.Check, "/", 3)
+		if len(parts) < 3 {
+			continue
+		}
+		scenario := parts[2]
+		if role == "respondent" {
+			scenario, _, _ = strings.Cut(scenario, "/")
+		}
+		if re.MatchString(scenario) {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // readExpected reads --expected-failures before the run starts, so a malformed file costs no run.
@@ -56,7 +97,7 @@ func (f *reportFlags) readExpected() ([]report.ExpectedFailure, error) {
 // finish applies the expected failures, prints the summary, writes the report files and turns the verdict into the
 // exit status: 0 when nothing unexpected failed and no expected failure is stale, 1 otherwise.
 func (f *reportFlags) finish(stdout, stderr io.Writer, rep *report.Report, expected []report.ExpectedFailure, catalogue []conformance.Requirement) error {
-	rep.ApplyExpected(expected)
+	rep.ApplyExpected(f.runOnly(rep.Role, expected))
 	rep.Summary(stdout)
 	if f.dir != "" {
 		if err := report.WriteDir(f.dir, rep, catalogue); err != nil {

@@ -120,6 +120,10 @@ func runConformanceCollector(cmd *cobra.Command, o conformanceCollectorOptions) 
 	if err != nil {
 		return err
 	}
+	run, err := o.report.runFilter()
+	if err != nil {
+		return err
+	}
 	// A collector that cannot be reached would fail every scenario with the same error: say it once.
 	if err := reachable(cmd.Context(), hc, o.target); err != nil {
 		return failure(exitInvalid, fmt.Errorf("--target %s cannot be reached: %w", o.target, err))
@@ -129,9 +133,9 @@ func runConformanceCollector(cmd *cobra.Command, o conformanceCollectorOptions) 
 		return err
 	}
 	start := time.Now()
-	recs, err := runner.Run(cmd.Context(), runner.Options{Target: o.target, Bindings: bindings, Issue: issue, Progress: cmd.OutOrStdout()})
+	recs, err := runner.Run(cmd.Context(), runner.Options{Target: o.target, Bindings: bindings, Issue: issue, Progress: cmd.OutOrStdout(), Run: run})
 	if err != nil {
-		return err
+		return usageError("%v", err)
 	}
 	rep := report.New("collector", o.target, start, runner.Checks(recs), catalogue)
 	return o.report.finish(cmd.OutOrStdout(), cmd.ErrOrStderr(), rep, expected, catalogue)

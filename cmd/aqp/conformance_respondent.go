@@ -66,12 +66,16 @@ passed (stale), 2 usage error.`,
 			if err != nil {
 				return err
 			}
+			run, err := rf.runFilter()
+			if err != nil {
+				return err
+			}
 			catalogue, err := conformance.LoadRequirements()
 			if err != nil {
 				return err
 			}
 			start := time.Now()
-			recs, err := respondentrun.Run(ctx, respondentrun.Config{Command: args, Bindings: bindings, Timeout: timeout, Progress: cmd.ErrOrStderr()})
+			recs, err := respondentrun.Run(ctx, respondentrun.Config{Command: args, Bindings: bindings, Timeout: timeout, Progress: cmd.ErrOrStderr(), Run: run})
 			if err != nil {
 				return usageError("%v", err)
 			}

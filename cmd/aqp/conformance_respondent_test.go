@@ -108,12 +108,17 @@ func TestConformanceRespondentExpectedFailures(t *testing.T) {
 		entries []map[string]string
 		code    int
 		want    string
+		args    []string
 	}{
-		{"every failure listed", failing, 0, "passed:"},
-		{"a passing check listed", append(failing[:len(failing):len(failing)], map[string]string{"check": passing, "reason": "r"}), 1, "STALE expected failure " + passing},
-		{"an id no check has", append(failing[:len(failing):len(failing)], map[string]string{"check": "respondent/https/no-such", "reason": "r"}), 1, "no such check"},
+		{"every failure listed", failing, 0, "passed:", nil},
+		{"a passing check listed", append(failing[:len(failing):len(failing)], map[string]string{"check": passing, "reason": "r"}), 1, "STALE expected failure " + passing, nil},
+		{"an id no check has", append(failing[:len(failing):len(failing)], map[string]string{"check": "respondent/https/no-such", "reason": "r"}), 1, "no such check", nil},
+		// --run leaves the other scenarios out: their entries are neither stale nor missing.
+		{"one scenario run", failing, 0, "passed:", []string{"--run", "^answer$"}},
+		{"one scenario run, its failure unlisted", []map[string]string{{"check": "respondent/https/no-such/x", "reason": "r"}}, 1, "FAIL respondent/https/answer/", []string{"--run", "^answer$"}},
 	} {
-		code, out, _ := runCLI(t, "", "conformance", "respondent", "--binding", "https", "--expected-failures", write(tc.entries), "--", "true", "{url}")
+		args := append([]string{"conformance", "respondent", "--binding", "https", "--expected-failures", write(tc.entries)}, tc.args...)
+		code, out, _ := runCLI(t, "", append(args, "--", "true", "{url}")...)
 		if code != tc.code || !strings.Contains(out, tc.want) {
 			t.Errorf("%s: exit %d, want %d and %q\n%s", tc.name, code, tc.code, tc.want, out)
 		}
@@ -124,6 +129,11 @@ func TestConformanceRespondentExpectedFailures(t *testing.T) {
 	}
 	if code, _, errOut := runCLI(t, "", "conformance", "respondent", "--expected-failures", bad, "--", "true", "{url}"); code != 2 || !strings.Contains(errOut, "expectedFailures[0]") {
 		t.Errorf("a malformed file: exit %d\n%s", code, errOut)
+	}
+	for _, re := range []string{"(", "^no-such-scenario$"} {
+		if code, _, errOut := runCLI(t, "", "conformance", "respondent", "--run", re, "--", "true", "{url}"); code != 2 || !strings.Contains(errOut, "--run") && !strings.Contains(errOut, "no scenario") {
+			t.Errorf("--run %q: exit %d\n%s", re, code, errOut)
+		}
 	}
 }
 

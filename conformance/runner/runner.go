@@ -64,6 +64,8 @@ type Options struct {
 	Progress io.Writer
 	// Files are the scenarios; nil means the embedded corpus.
 	Files []conformance.ScenarioFile
+	// Run, when set, keeps only the scenarios whose name it matches, to look at one failure without the rest.
+	Run *regexp.Regexp
 }
 
 // Status is a check's verdict.
@@ -110,6 +112,12 @@ func Run(ctx context.Context, opts Options) ([]Record, error) {
 		var err error
 		if files, err = conformance.LoadScenarios(conformance.ScenarioFiles); err != nil {
 			return nil, err
+		}
+	}
+	if opts.Run != nil {
+		files = filterScenarios(files, opts.Run)
+		if len(files) == 0 {
+			return nil, fmt.Errorf("runner: no scenario name matches %q", opts.Run)
 		}
 	}
 	if opts.Progress != nil {
@@ -159,6 +167,24 @@ func Attribute(err error, scenario []string) []string {
 	out := slices.Clone(harness.Attribution(err, scenario))
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// filterScenarios keeps the scenarios whose name re matches, and the files still holding one.
+func filterScenarios(files []conformance.ScenarioFile, re *regexp.Regexp) []conformance.ScenarioFile {
+	var out []conformance.ScenarioFile
+	for _, f := range files {
+		var kept []conformance.Scenario
+		for _, sc := range f.Scenarios {
+			if re.MatchString(sc.Name) {
+				kept = append(kept, sc)
+			}
+		}
+		if len(kept) > 0 {
+			f.Scenarios = kept
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // Plan says, before a run, how many checks it makes and how long the waiting takes: each scenario that moves the

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"errors"
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"testing"
@@ -17,6 +19,7 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/conformance/report"
 	"github.com/agentqueryprotocol/aqp-go/conformance/runner"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
+	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
 // statusRewriter turns one HTTP status into another on the HTTPS binding's endpoint: a collector that maps a code
@@ -110,4 +113,23 @@ func (d dupBreaker) Submit(ctx context.Context, s collector.Submission) collecto
 		out.Receipt = append(bytes.TrimSuffix(out.Receipt, []byte("}")), []byte(" }")...)
 	}
 	return out
+}
+
+// TestRunFilter: Options.Run keeps only the scenarios it matches, and matching none is an error before anything
+// is sent.
+func TestRunFilter(t *testing.T) {
+	b := runner.Binding{Name: spec.BindingHTTPS, Carries: httpstest.Carries,
+		Remote: func(u string) runner.Submitter { return httpstest.Remote(u, http.DefaultClient) }}
+	issued := 0
+	opts := runner.Options{Target: "http://127.0.0.1:1", Bindings: []runner.Binding{b},
+		Issue: func(context.Context, []byte) ([]byte, error) { issued++; return nil, errors.New("no collector here") }}
+	opts.Run = regexp.MustCompile(`^collector/no-such-scenario$`)
+	if _, err := runner.Run(context.Background(), opts); err == nil || issued != 0 {
+		t.Errorf("a filter matching nothing: err %v after %d issues", err, issued)
+	}
+	opts.Run = regexp.MustCompile(`^collector/accept/quickstart-shaped-response$`)
+	recs, err := runner.Run(context.Background(), opts)
+	if err != nil || len(recs) != 1 || recs[0].Scenario != "collector/accept/quickstart-shaped-response" || recs[0].Status != runner.Fail {
+		t.Errorf("one scenario kept: %+v, %v", recs, err)
+	}
 }

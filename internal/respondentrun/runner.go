@@ -22,6 +22,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -65,6 +66,8 @@ type Config struct {
 	Timeout time.Duration
 	// Progress, when set, receives a line per check as it is decided.
 	Progress io.Writer
+	// Run, when set, keeps only the scenarios whose name it matches, to look at one failure without the rest.
+	Run *regexp.Regexp
 }
 
 // Run runs every scenario over every binding asked for and returns one record per check. The error is a run
@@ -98,9 +101,15 @@ func Run(ctx context.Context, cfg Config) ([]Record, error) {
 		return nil, fmt.Errorf("starting the embedded collector: %w", err)
 	}
 	defer e.close()
+	if cfg.Run != nil && !slices.ContainsFunc(Scenarios, func(sc Scenario) bool { return cfg.Run.MatchString(sc.Name) }) {
+		return nil, fmt.Errorf("no scenario name matches %q", cfg.Run)
+	}
 	var out []Record
 	for _, b := range bindings {
 		for _, sc := range Scenarios {
+			if cfg.Run != nil && !cfg.Run.MatchString(sc.Name) {
+				continue
+			}
 			recs := runOne(ctx, e, cfg, sc, b)
 			for i := range recs {
 				recs[i].Level = levelOf(levels, recs[i].Requirements)
