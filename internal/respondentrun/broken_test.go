@@ -16,10 +16,12 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
+	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
 	"github.com/agentqueryprotocol/aqp-go/conformance"
 	"github.com/agentqueryprotocol/aqp-go/conformance/report"
 	"github.com/agentqueryprotocol/aqp-go/core/respondent"
 	"github.com/agentqueryprotocol/aqp-go/internal/respondentrun"
+	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
 // handArg is the first argument that turns the test binary into a respondent under test (an argument rather than
@@ -56,7 +58,8 @@ type handQuery struct {
 // ignore-destination delivers wherever the query says, with no destination rule; ignore-consent-refusal sends its
 // answer when the principal refuses; no-authorization delivers without the capability; other-subject names a
 // subject of its own; no-wait answers at once, whatever the query's timing and the host's signals;
-// ignore-continuation answers no continuation.
+// ignore-continuation answers no continuation; wrong-binding delivers over MCP what the query's delivery sends
+// over HTTPS.
 func handRespondent(mode, signals, url string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -127,13 +130,20 @@ func handAnswer(ctx context.Context, mode string, signals []string, q handQuery)
 	if mode == "no-authorization" {
 		d.Authorization = ""
 	}
+	deliver := client.Deliver
+	if mode == "wrong-binding" {
+		// The same collector and capability, over MCP, although the query's delivery names HTTPS.
+		d = respondent.Delivery{Binding: spec.BindingMCP, Endpoint: strings.TrimSuffix(d.Endpoint, spec.HTTPSPath) + spec.MCPPath,
+			Operation: spec.MCPOperation, Authorization: d.Authorization}
+		deliver = (&aqpmcp.Client{HTTP: &http.Client{}}).Deliver
+	}
 	body["responseId"] = uuid.Must(uuid.NewV7()).String()
 	for attempt := 0; attempt < 5; attempt++ {
 		if attempt > 0 && mode == "new-response-id" {
 			body["responseId"] = uuid.Must(uuid.NewV7()).String()
 		}
 		b, _ := json.Marshal(body)
-		rec, err := client.Deliver(ctx, d, b)
+		rec, err := deliver(ctx, d, b)
 		if err != nil {
 			return nil, err
 		}
@@ -153,7 +163,7 @@ func handAnswer(ctx context.Context, mode string, signals []string, q handQuery)
 // brokenModes are the hand respondent's broken modes, each run as the fixture respondent/<mode> of
 // conformance/fixtures.json.
 var brokenModes = []string{"new-response-id", "late", "ignore-destination", "ignore-consent-refusal", "no-authorization", "other-subject",
-	"no-wait", "ignore-continuation"}
+	"no-wait", "ignore-continuation", "wrong-binding"}
 
 // TestBrokenRespondents requires the runner to fail exactly the requirements conformance/fixtures.json lists for
 // each hand-written broken respondent, and nothing for the correct one; and every respondent fixture the file lists

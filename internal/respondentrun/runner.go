@@ -50,6 +50,10 @@ type Record struct {
 	Binding  string `json:"binding"`
 	Status   Status `json:"status"`
 	Evidence string `json:"evidence"`
+	// Failed are the requirements a failure is attributed to when they are not the check's own: a check that
+	// failed only because the collector refused every answer for a rule the respondent broke is that rule's
+	// failure (see refusalBlame). Empty: the check's own requirements.
+	Failed []string `json:"failed,omitempty"`
 }
 
 // Config is one run.
@@ -183,10 +187,47 @@ func runOne(ctx context.Context, e *env, cfg Config, sc Scenario, binding string
 			rec.Status, rec.Evidence = Pass, ev
 		} else {
 			rec.Status, rec.Evidence = Fail, ev+"; respondent "+r.exit+", its output ends: "+r.output
+			if code, blame := refusalBlame(r); blame != nil {
+				rec.Failed = blame
+				rec.Evidence += fmt.Sprintf("; blamed on %s: the collector refused every answer %s", strings.Join(blame, ", "), code)
+			}
 		}
 		recs = append(recs, rec)
 	}
 	return recs
+}
+
+// refusals are the rules a respondent breaks that a collector names in its rejection: when it refuses every answer
+// of a run for one of them, every check of the run that failed for want of an accepted answer (delivery, retry,
+// consent, timing, continuation) is that rule's failure, so a respondent that omits its capability fails
+// AQP-BIND-AUTH-HEADER, not every requirement whose check needed an accepted answer.
+var refusals = map[core.Code][]string{
+	core.CodeUnauthorized:       {"AQP-BIND-AUTH-HEADER"},
+	core.CodeSubjectMismatch:    {"AQP-D3", "AQP-PAIR-SUBJECT-MISMATCH"},
+	core.CodeQueryMismatch:      {"AQP-PAIR-QUERY-MISMATCH"},
+	core.CodeInvalidResponse:    {"AQP-OBJ-RESPONSE"},
+	core.CodeAnswerInvalid:      {"AQP-PAIR-ANSWER-INVALID"},
+	core.CodeConsentRequired:    {"AQP-PAIR-CONSENT-REQUIRED"},
+	core.CodeConsentMismatch:    {"AQP-PAIR-CONSENT-MISMATCH"},
+	core.CodeRespondentMismatch: {"AQP-PAIR-RESPONDENT-MISMATCH"},
+	core.CodeExpired:            {"AQP-RESP-VALIDATE"},
+	core.CodeUnsupportedVersion: {"AQP-OBJ-RESPONSE"},
+	core.CodeResponseIDConflict: {"AQP-RESP-RETRY"},
+}
+
+// refusalBlame returns the rule the collector named when it accepted nothing of the run and its last final
+// (non-retryable) rejection names one of refusals; nil otherwise.
+func refusalBlame(r *run) (core.Code, []string) {
+	var last core.Code
+	for _, a := range r.arrivals {
+		if a.Accepted {
+			return "", nil
+		}
+		if a.Code != core.CodeUnavailable && a.Code != core.CodeRateLimited {
+			last = a.Code
+		}
+	}
+	return last, refusals[last]
 }
 
 // noHost is why a scenario that needs the host's timing signals cannot run with a command that has no {signals}.
