@@ -9,7 +9,6 @@
 package report
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -178,20 +177,8 @@ func bindings(checks []Check) []string {
 	return out
 }
 
+// firstLine is s up to its first line break, for one-line messages.
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
-	return line
-}
-
-// Progress formats the console line a runner prints as each check is decided.
-func Progress(c Check) string {
-	name := c.Scenario
-	if c.Check != "" {
-		name += ": " + c.Check
-	}
-	line := fmt.Sprintf("%-4s %-5s %s", strings.ToUpper(string(c.Status)), c.Binding, name)
-	if c.Status != Pass && c.Evidence != "" {
-		line += " — " + firstLine(c.Evidence)
-	}
 	return line
 }

@@ -275,9 +275,6 @@ func TestHTMLRendersInChromium(t *testing.T) {
 		t.Errorf("chromium laid out %v; want 3 rows, 6 cells, 2 failing, no dangling link, a real width", got)
 	}
 	shot := filepath.Join(dir, "shot.png")
-	if p := os.Getenv("AQP_KEEP_SHOT"); p != "" {
-		shot = p
-	}
 	headless(t, bin, "--hide-scrollbars", "--window-size=1000,700", "--screenshot="+shot, url)
 	f, err := os.Open(shot)
 	if err != nil {

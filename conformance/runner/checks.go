@@ -11,7 +11,7 @@ func Checks(recs []Record) []report.Check {
 	out := make([]report.Check, len(recs))
 	for i, r := range recs {
 		out[i] = report.Check{Role: "collector", Scenario: r.Scenario, Binding: r.Binding, Requirements: r.Requirements,
-			Failed: r.FailedRequirements, Status: report.Status(r.Status), Evidence: r.Evidence, Seconds: r.Seconds}
+			Failed: r.FailedRequirements, Status: r.Status, Evidence: r.Evidence, Seconds: r.Seconds}
 	}
 	return out
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/agentqueryprotocol/aqp-go/conformance"
 	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
+	"github.com/agentqueryprotocol/aqp-go/conformance/report"
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
 )
@@ -68,14 +69,14 @@ type Options struct {
 	Run *regexp.Regexp
 }
 
-// Status is a check's verdict.
-type Status string
+// Status is a check's verdict, as the report gives it.
+type Status = report.Status
 
-// The verdicts.
+// The verdicts a run gives; the report's expected-fail comes from an expected-failures file afterwards.
 const (
-	Pass Status = "pass"
-	Fail Status = "fail"
-	Skip Status = "skip"
+	Pass = report.Pass
+	Fail = report.Fail
+	Skip = report.Skip
 )
 
 // Record is one check: one scenario over one binding.

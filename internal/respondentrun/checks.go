@@ -11,7 +11,7 @@ func Checks(recs []Record) []report.Check {
 	out := make([]report.Check, len(recs))
 	for i, r := range recs {
 		out[i] = report.Check{Role: "respondent", Scenario: r.Scenario, Check: r.Check, Binding: r.Binding,
-			Requirements: r.Requirements, Failed: r.Failed, Status: report.Status(r.Status), Evidence: r.Evidence}
+			Requirements: r.Requirements, Failed: r.Failed, Status: r.Status, Evidence: r.Evidence}
 	}
 	return out
 }

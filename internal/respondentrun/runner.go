@@ -27,17 +27,17 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentqueryprotocol/aqp-go/conformance"
+	"github.com/agentqueryprotocol/aqp-go/conformance/report"
 	"github.com/agentqueryprotocol/aqp-go/core"
 )
 
-// Status is a check's verdict.
-type Status string
+// Status is a check's verdict, as the report gives it; a respondent check is never skipped.
+type Status = report.Status
 
 // The verdicts.
 const (
-	Pass Status = "pass"
-	Fail Status = "fail"
+	Pass = report.Pass
+	Fail = report.Fail
 )
 
 // Record is one check of one scenario over one binding, as the JSON report lists it.
@@ -45,11 +45,9 @@ type Record struct {
 	Scenario     string   `json:"scenario"`
 	Check        string   `json:"check"`
 	Requirements []string `json:"requirements"`
-	// Level is the strongest level among Requirements (MUST, SHOULD, MAY).
-	Level    string `json:"level"`
-	Binding  string `json:"binding"`
-	Status   Status `json:"status"`
-	Evidence string `json:"evidence"`
+	Binding      string   `json:"binding"`
+	Status       Status   `json:"status"`
+	Evidence     string   `json:"evidence"`
 	// Failed are the requirements a failure is attributed to when they are not the check's own: a check that
 	// failed only because the collector refused every answer for a rule the respondent broke is that rule's
 	// failure (see refusalBlame). Empty: the check's own requirements.
@@ -96,18 +94,14 @@ func Run(ctx context.Context, cfg Config) ([]Record, error) {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 60 * time.Second
 	}
-	levels, err := requirementLevels()
-	if err != nil {
-		return nil, err
+	if cfg.Run != nil && !slices.ContainsFunc(Scenarios, func(sc Scenario) bool { return cfg.Run.MatchString(sc.Name) }) {
+		return nil, fmt.Errorf("no scenario name matches %q", cfg.Run)
 	}
 	e, err := newEnv()
 	if err != nil {
 		return nil, fmt.Errorf("starting the embedded collector: %w", err)
 	}
 	defer e.close()
-	if cfg.Run != nil && !slices.ContainsFunc(Scenarios, func(sc Scenario) bool { return cfg.Run.MatchString(sc.Name) }) {
-		return nil, fmt.Errorf("no scenario name matches %q", cfg.Run)
-	}
 	var out []Record
 	for _, b := range bindings {
 		for _, sc := range Scenarios {
@@ -115,39 +109,15 @@ func Run(ctx context.Context, cfg Config) ([]Record, error) {
 				continue
 			}
 			recs := runOne(ctx, e, cfg, sc, b)
-			for i := range recs {
-				recs[i].Level = levelOf(levels, recs[i].Requirements)
-				if cfg.Progress != nil {
-					fmt.Fprintf(cfg.Progress, "%-4s %-5s %-22s %-34s %s\n", recs[i].Status, b, sc.Name, recs[i].Check, strings.Join(recs[i].Requirements, " "))
+			if cfg.Progress != nil {
+				for _, r := range recs {
+					fmt.Fprintf(cfg.Progress, "%-4s %-5s %-22s %-34s %s\n", r.Status, b, sc.Name, r.Check, strings.Join(r.Requirements, " "))
 				}
 			}
 			out = append(out, recs...)
 		}
 	}
 	return out, nil
-}
-
-func requirementLevels() (map[string]string, error) {
-	reqs, err := conformance.LoadRequirements()
-	if err != nil {
-		return nil, err
-	}
-	m := map[string]string{}
-	for _, r := range reqs {
-		m[r.ID] = r.Level
-	}
-	return m, nil
-}
-
-func levelOf(levels map[string]string, ids []string) string {
-	best := ""
-	rank := map[string]int{"MUST": 3, "SHOULD": 2, "MAY": 1, "": 0}
-	for _, id := range ids {
-		if l := levels[id]; rank[l] > rank[best] {
-			best = l
-		}
-	}
-	return best
 }
 
 // run is what one start of the respondent produced: the query carried, what reached the collector, and how the
