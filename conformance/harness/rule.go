@@ -7,11 +7,13 @@ import (
 	"strings"
 )
 
-// RuleError is a check that breaks one named rule in whatever step it happens — a collector timestamp not in UTC
-// with milliseconds breaks AQP-D20 whether the scenario is about expiry or duplicates — so a runner blames that rule
-// rather than the step's or the scenario's.
+// RuleError is a check that broke named requirements whatever scenario step it happened in, so a runner blames
+// those requirements rather than the step's or the scenario's: a binding's wire form (a wrong status, header or
+// result shape for a receipt that may well be right breaks AQP-BIND-HTTPS-STATUS, not AQP-COL-EXPIRED), or a rule
+// every step holds to (a collector timestamp not in UTC with milliseconds breaks AQP-D20 whatever the scenario is
+// about). A binding's target returns one (wrapped or not) for every check of its binding's table.
 type RuleError struct {
-	// Requirements are the requirements.json ids the check enforces, at least one.
+	// Requirements are the requirements.json ids the failed check enforces, at least one.
 	Requirements []string
 	// Detail says what was seen and what the rule wants.
 	Detail string
@@ -22,7 +24,13 @@ func (e *RuleError) Error() string {
 	return e.Detail + " (" + strings.Join(e.Requirements, ", ") + ")"
 }
 
-// RuleRequirements returns the requirements a rule check names when err is (or wraps) a *RuleError, else nil.
+// Wire returns the *RuleError of a binding's wire check breaking the given requirements; detail should say what
+// the wire carried and what the binding's table wants.
+func Wire(detail string, requirements ...string) error {
+	return &RuleError{Requirements: requirements, Detail: detail}
+}
+
+// RuleRequirements returns the requirements a check names when err is (or wraps) a *RuleError, else nil.
 func RuleRequirements(err error) []string {
 	var re *RuleError
 	if errors.As(err, &re) {

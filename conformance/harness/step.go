@@ -9,7 +9,7 @@ import (
 
 // StepError is a scenario step that failed: which step, and the requirements its failure is attributed to, so a
 // runner blames the rule that step proves and not every rule the scenario names. It wraps the step's error, which
-// may itself be a *WireError (the binding's requirement then takes precedence: see Attribution).
+// may itself be a *RuleError (its requirements then take precedence: see Attribution).
 type StepError struct {
 	// Index is the step's position in the scenario's steps, from 0.
 	Index int
@@ -26,17 +26,14 @@ func (e *StepError) Error() string {
 	return fmt.Sprintf("step %d (%s %s): %v", e.Index, e.Step.Do, e.Step.As, e.Err)
 }
 
-// Unwrap gives the step's error, so errors.Is and errors.As reach a *WireError or ErrRefusalNotReadable beneath.
+// Unwrap gives the step's error, so errors.Is and errors.As reach a *RuleError or ErrRefusalNotReadable beneath.
 func (e *StepError) Unwrap() error { return e.Err }
 
-// Attribution returns the requirements a failed scenario run is attributed to: those of the wire check that failed
-// when err is (or wraps) a *WireError, since the binding broke its own rule whatever the receipt; else those of a
-// rule check (*RuleError) that holds in every step; else those of the failed step when err is (or wraps) a
-// *StepError; else scenario, for a failure outside any step (the set-up).
+// Attribution returns the requirements a failed scenario run is attributed to: those of the check that failed when
+// err is (or wraps) a *RuleError — a binding's wire check, or a rule every step holds to — whatever the receipt;
+// else those of the failed step when err is (or wraps) a *StepError; else scenario, for a failure outside any step
+// (the set-up).
 func Attribution(err error, scenario []string) []string {
-	if ids := WireRequirements(err); ids != nil {
-		return ids
-	}
 	if ids := RuleRequirements(err); ids != nil {
 		return ids
 	}

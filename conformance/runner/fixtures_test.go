@@ -311,7 +311,6 @@ func TestAttribute(t *testing.T) {
 		{"untagged step", stepError(scenario, errors.New("got accepted")), scenario},
 		{"wire error in a tagged step", stepError([]string{"AQP-COL-EXPIRED"}, harness.Wire("410 came as 400", "AQP-BIND-HTTPS-STATUS")), []string{"AQP-BIND-HTTPS-STATUS"}},
 		{"rule error in a tagged step", stepError([]string{"AQP-COL-EXPIRED"}, &harness.RuleError{Requirements: []string{"AQP-D20"}, Detail: "receivedAt without milliseconds"}), []string{"AQP-D20"}},
-		{"wire error beats a rule error", errors.Join(&harness.RuleError{Requirements: []string{"AQP-D20"}}, harness.Wire("x", "AQP-BIND-HTTPS")), []string{"AQP-BIND-HTTPS"}},
 		{"wrapped step error", fmt.Errorf("scenario x: %w", stepError([]string{"AQP-COL-PAIRED"}, errors.New("y"))), []string{"AQP-COL-PAIRED"}},
 	} {
 		if got := runner.Attribute(tc.err, scenario); !slices.Equal(got, tc.want) {

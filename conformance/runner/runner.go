@@ -40,7 +40,7 @@ type Binding struct {
 	Carries []string
 	// Requirements lists the requirements.json ids the submitter's wire checks enforce (httpstest.Requirements,
 	// …): what a run over this binding proves beyond the scenarios' own requirements, and what a failed wire
-	// check (a *harness.WireError) is attributed to.
+	// check (a *harness.RuleError) is attributed to.
 	Requirements []string
 	// Remote returns a submitter to the collector at baseURL.
 	Remote func(baseURL string) Submitter
@@ -91,7 +91,7 @@ type Record struct {
 	// Status is pass, fail or skip.
 	Status Status `json:"status"`
 	// FailedRequirements, for a failed check, are the requirements the failure is attributed to: the binding
-	// requirement a wire check names when the binding's wire form was wrong (a *harness.WireError), else those the
+	// requirement a wire check names when the binding's wire form was wrong (a *harness.RuleError), else those the
 	// failed step proves (its expect's requirements when tagged, else the scenario's Requirements), since the
 	// receipt or an expectation was wrong. Empty unless Status is fail.
 	FailedRequirements []string `json:"failedRequirements,omitempty"`
@@ -162,7 +162,7 @@ func Run(ctx context.Context, opts Options) ([]Record, error) {
 }
 
 // Attribute names the requirements a failed scenario is attributed to (a copy, sorted): those of the wire check that
-// failed when err is (or wraps) a *harness.WireError; else those of the failed step (a *harness.StepError: its
+// failed when err is (or wraps) a *harness.RuleError; else those of the failed step (a *harness.StepError: its
 // expect's requirements when tagged, else the scenario's); else the scenario's own requirements.
 func Attribute(err error, scenario []string) []string {
 	out := slices.Clone(harness.Attribution(err, scenario))

@@ -29,7 +29,7 @@ import (
 // /a2a taking the response by message/send (and message/stream) as an aqpObject response DataPart, the receipt as
 // a reply Message's one aqpObject receipt DataPart that is a valid QueryReceipt, and every receipt a JSON-RPC
 // result (D27). A failed check is a
-// *harness.WireError naming what it breaks; the corpus passing over this binding (conformance/bindings_test.go) is
+// *harness.RuleError naming what it breaks; the corpus passing over this binding (conformance/bindings_test.go) is
 // their passing proof.
 var Requirements = []string{ReqA2A, ReqReceipt, ReqD27, ReqSameObjects}
 

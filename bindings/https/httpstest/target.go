@@ -24,7 +24,7 @@ import (
 // Requirements are the requirements.json ids this package's wire checks enforce on every submission: the receipt
 // as the body for every status, the status and headers of the binding's table, the problem document's status, and
 // the body a valid QueryReceipt (the canonical object, not a binding's variant of it). A
-// failed check is a *harness.WireError naming the one it breaks; the corpus passing over this binding
+// failed check is a *harness.RuleError naming the one it breaks; the corpus passing over this binding
 // (conformance/bindings_test.go) is their passing proof.
 var Requirements = []string{ReqHTTPS, ReqProblem, ReqStatus, ReqSameObjects}
 
@@ -61,7 +61,7 @@ func Remote(baseURL string, hc *http.Client) *Submitter {
 }
 
 // Submit delivers with the binding's own client and checks the wire form against the binding's table; a wire
-// form the table does not allow is a *harness.WireError naming the requirement it breaks.
+// form the table does not allow is a *harness.RuleError naming the requirement it breaks.
 func (t *Submitter) Submit(ctx context.Context, body []byte, auth string) (harness.Result, error) {
 	client := &https.Client{HTTP: t.hc}
 	reply, err := client.Post(ctx, t.base+spec.HTTPSPath, auth, body)

@@ -22,7 +22,7 @@ import (
 
 // Requirements are the requirements.json ids this package's wire checks enforce on every submission: the tool
 // aqp_submit_response over streamable HTTP at /mcp, the receipt as structuredContent with the same JSON as text
-// content, and isError on exactly the rejections (which D27 pins too). A failed check is a *harness.WireError
+// content, and isError on exactly the rejections (which D27 pins too). A failed check is a *harness.RuleError
 // naming what it breaks; the corpus passing over this binding (conformance/bindings_test.go) is their passing proof.
 var Requirements = []string{ReqD27, ReqMCP, ReqReceipt}
 
@@ -58,7 +58,7 @@ func Remote(baseURL string, hc *http.Client) *Submitter {
 }
 
 // Submit delivers with the binding's own client and checks the wire form against the binding's table; a wire
-// form the table does not allow is a *harness.WireError naming the requirement it breaks.
+// form the table does not allow is a *harness.RuleError naming the requirement it breaks.
 func (t *Submitter) Submit(ctx context.Context, body []byte, auth string) (harness.Result, error) {
 	client := &aqpmcp.Client{HTTP: t.hc}
 	reply, err := client.Call(ctx, t.base+spec.MCPPath, spec.MCPOperation, auth, body)
