@@ -11,21 +11,14 @@ aqp=$1
 out=$2
 rm -rf "$out"
 mkdir -p "$out"
-data=$(mktemp -d)
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+source "$(dirname "$0")/lib/fresh-serve.sh"
 export AQP_ADMIN_TOKEN=conformance-report-admin
-"$aqp" serve --addr "127.0.0.1:$port" --data-dir "$data" >"$data/serve.log" 2>&1 &
-pid=$!
-trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$data"' EXIT
-for _ in $(seq 100); do
-  curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
-  sleep 0.1
-done
+fresh_serve "$aqp" || exit 1
 
 status=0
 echo "== aqp conformance collector --binding all (aqp serve, SQLite)"
-"$aqp" conformance collector --target "http://127.0.0.1:$port" --binding all --admin-token "$AQP_ADMIN_TOKEN" \
-  --report-dir "$out" || { status=1; tail -20 "$data/serve.log"; }
+"$aqp" conformance collector --target "$AQP_URL" --binding all --admin-token "$AQP_ADMIN_TOKEN" \
+  --report-dir "$out" || { status=1; tail -20 "$SERVE_LOG"; }
 echo "== aqp conformance respondent --binding all (aqp respond)"
 "$aqp" conformance respondent --binding all --report-dir "$out" -- \
   "$aqp" respond --from '{url}' --carrier '{binding}' --signal '{signals}' --answer-text yes --allow-http-loopback || status=1
