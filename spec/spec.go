@@ -55,10 +55,15 @@ const (
 	MCPPath = "/mcp"
 	// MCPOperation is the MCP tool a respondent calls with the QueryResponse as its arguments.
 	MCPOperation = "aqp_submit_response"
-	// A2APath is the A2A binding's JSON-RPC endpoint.
+	// A2APath is the A2A binding's endpoint: JSON-RPC (A2A 1.0 and 0.3) at the path itself, and the base URL of
+	// A2A 1.0's HTTP+JSON transport (POST A2APath + "/message:send"). A query's delivery.endpoint names it.
 	A2APath = "/a2a"
-	// A2AOperation is the A2A method a respondent sends the QueryResponse with.
-	A2AOperation = "message/send"
+	// A2AOperation is the A2A operation a respondent sends the QueryResponse with: A2A 1.0's SendMessage, the same
+	// name as a JSON-RPC method and a gRPC method (HTTP+JSON spells it POST /message:send). D32.
+	A2AOperation = "SendMessage"
+	// A2ALegacyOperation is A2A 0.3's name for the same operation (JSON-RPC message/send): queries issued before
+	// D32 name it, and a respondent treats both names as the one operation.
+	A2ALegacyOperation = "message/send"
 	// A2AAgentCardPath is where the A2A binding serves its agent card.
 	A2AAgentCardPath = "/.well-known/agent-card.json"
 )

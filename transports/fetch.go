@@ -6,8 +6,7 @@ import (
 	"io"
 	"net/http"
 
-	"github.com/a2aproject/a2a-go/a2a"
-	"github.com/a2aproject/a2a-go/a2aclient"
+	"github.com/a2aproject/a2a-go/v2/a2a"
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -113,15 +112,9 @@ func fetchMCP(ctx context.Context, hc *http.Client, r *respondent.Respondent, ur
 }
 
 func fetchA2A(ctx context.Context, hc *http.Client, r *respondent.Respondent, url string) ([]*respondent.Query, []*respondent.DropError, error) {
-	client, err := a2aclient.NewFromEndpoints(ctx, []a2a.AgentInterface{{Transport: a2a.TransportProtocolJSONRPC, URL: url}},
-		a2aclient.WithJSONRPCTransport(hc))
+	res, err := a2ab.SendText(ctx, hc, url, "hello")
 	if err != nil {
 		return nil, nil, err
-	}
-	defer func() { _ = client.Destroy() }()
-	res, err := client.SendMessage(ctx, &a2a.MessageSendParams{Message: a2a.NewMessage(a2a.MessageRoleUser, a2a.TextPart{Text: "hello"})})
-	if err != nil {
-		return nil, nil, fmt.Errorf("message/send to %s: %w", url, err)
 	}
 	switch v := res.(type) {
 	case *a2a.Message:
@@ -131,5 +124,5 @@ func fetchA2A(ctx context.Context, hc *http.Client, r *respondent.Respondent, ur
 		qs, drops := a2ab.IntakeTask(r, "a2a task "+string(v.ID), v)
 		return qs, drops, nil
 	}
-	return nil, nil, fmt.Errorf("message/send to %s: the agent replied with a %T, neither a message nor a task", url, res)
+	return nil, nil, fmt.Errorf("SendMessage to %s: the agent replied with a %T, neither a message nor a task", url, res)
 }

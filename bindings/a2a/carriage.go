@@ -1,15 +1,18 @@
 package a2a
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 
-	"github.com/a2aproject/a2a-go/a2a"
-	"github.com/a2aproject/a2a-go/a2asrv"
-	"github.com/a2aproject/a2a-go/a2asrv/eventqueue"
+	"iter"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/a2aproject/a2a-go/v2/a2asrv"
 
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
@@ -19,20 +22,27 @@ import (
 )
 
 // QueriesKey is the metadata key of a Message or Task that carries queries to a respondent (§6): an array of
-// QueryRequest.
+// QueryRequest. It is the same in A2A 1.0 and 0.3: the AQP extension's URI followed by /queries, as A2A asks of
+// an extension's metadata keys (D32); a Message carrying queries also lists the extension in its extensions.
 const QueriesKey = spec.A2AQueriesMetadataKey
 
 // MaxQueries bounds how many queries one Message or Task may carry; extraction drops the rest, each with a reason.
 const MaxQueries = 16
 
 // AttachToMessage adds issued queries (QueryRequest JSON) to a Message's metadata under QueriesKey, after any it
-// already carries. Each must be valid — a respondent would drop an invalid one — and is kept as its compact text,
-// so its numbers are sent as the issuer wrote them.
+// already carries, and lists the AQP extension in the Message's extensions. Each must be valid — a respondent
+// would drop an invalid one — and is kept as its compact text, so its numbers are sent as the issuer wrote them.
 func AttachToMessage(m *a2a.Message, requests ...[]byte) error {
 	if m == nil {
 		return errors.New("a2a: attaching queries to a nil Message")
 	}
-	return attach(&m.Metadata, requests)
+	if err := attach(&m.Metadata, requests); err != nil {
+		return err
+	}
+	if !slices.Contains(m.Extensions, spec.A2AExtension) {
+		m.Extensions = append(m.Extensions, spec.A2AExtension)
+	}
+	return nil
 }
 
 // AttachToTask adds issued queries to a Task's metadata under QueriesKey, as AttachToMessage does.
@@ -102,6 +112,23 @@ func QueriesFromTask(t *a2a.Task) ([]Query, []Dropped) {
 	return Queries(t.Metadata)
 }
 
+// QueriesFromJSON reads the queries a Message or Task carries, of either generation, from its JSON: its metadata is
+// kept as text, so the queries are exactly the carrier's (no number rounded through a float64), and nothing else of
+// the object is decoded. A host that has the reply's bytes should read them with this rather than a decoded object.
+func QueriesFromJSON(object []byte) ([]Query, []Dropped) {
+	var o struct {
+		Metadata map[string]json.RawMessage `json:"metadata"`
+	}
+	if err := json.Unmarshal(object, &o); err != nil {
+		return nil, []Dropped{{Index: -1, Rule: core.CarriageArray, Reason: "the carrier is not a JSON object with metadata: " + err.Error()}}
+	}
+	v, ok := o.Metadata[QueriesKey]
+	if !ok {
+		return nil, nil
+	}
+	return Queries(map[string]any{QueriesKey: v})
+}
+
 // Queries reads the queries carried in metadata under QueriesKey, in order: each valid one typed, each other
 // entry dropped with the reason. A respondent acts on the valid ones and may report the dropped. Metadata decoded
 // by a2a-go holds numbers as float64, so a number beyond a double's precision inside a query (in a jsonSchema) is
@@ -154,6 +181,9 @@ func asArray(v any) ([]any, error) {
 	case []any:
 		return x, nil
 	case json.RawMessage:
+		if string(bytes.TrimSpace(x)) == "null" {
+			return nil, errors.New("it is null")
+		}
 		var arr []json.RawMessage
 		if err := json.Unmarshal(x, &arr); err != nil {
 			return nil, errors.New("its JSON is not an array")
@@ -184,10 +214,10 @@ func entryJSON(e any) ([]byte, error) {
 // DraftFunc decides whether to ask about one event an agent returns: it returns the query draft (QueryDraft JSON:
 // a request without protocolVersion, queryId, delivery and expiresAt, plus binding and ttlSeconds), or nil to
 // ask nothing. The event is the *a2a.Message or *a2a.Task about to be returned.
-type DraftFunc func(ctx context.Context, reqCtx *a2asrv.RequestContext, event a2a.Event) []byte
+type DraftFunc func(ctx context.Context, execCtx *a2asrv.ExecutorContext, event a2a.Event) []byte
 
-// AskingExecutor wraps an existing a2a-go agent so that the messages and tasks it returns carry a query: for
-// each *a2a.Message or *a2a.Task the agent writes, Draft says what to ask, Issuer issues it (an in-process
+// AskingExecutor wraps an existing a2a-go/v2 agent so that the messages and tasks it returns carry a query: for
+// each *a2a.Message or *a2a.Task the agent yields, Draft says what to ask, Issuer issues it (an in-process
 // *collector.Collector or a service.AdminClient for a remote collector), and the issued query is attached under
 // QueriesKey before the event goes on. Status and artifact updates pass unchanged. A failure to issue never fails
 // the agent's reply: the event goes on without the query and OnError hears why.
@@ -204,60 +234,62 @@ type AskingExecutor struct {
 
 var _ a2asrv.AgentExecutor = (*AskingExecutor)(nil)
 
-// Execute runs the agent with a queue that attaches queries to what it returns.
-func (e *AskingExecutor) Execute(ctx context.Context, reqCtx *a2asrv.RequestContext, queue eventqueue.Queue) error {
-	return e.Agent.Execute(ctx, reqCtx, &askingQueue{Queue: queue, e: e, reqCtx: reqCtx})
+// Execute runs the agent and attaches queries to the messages and tasks it yields.
+func (e *AskingExecutor) Execute(ctx context.Context, execCtx *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
+	return func(yield func(a2a.Event, error) bool) {
+		for event, err := range e.Agent.Execute(ctx, execCtx) {
+			if err == nil {
+				e.ask(ctx, execCtx, event)
+			}
+			if !yield(event, err) {
+				return
+			}
+		}
+	}
 }
 
 // Cancel passes the cancelation to the agent unchanged.
-func (e *AskingExecutor) Cancel(ctx context.Context, reqCtx *a2asrv.RequestContext, queue eventqueue.Queue) error {
-	return e.Agent.Cancel(ctx, reqCtx, queue)
+func (e *AskingExecutor) Cancel(ctx context.Context, execCtx *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
+	return e.Agent.Cancel(ctx, execCtx)
 }
 
-type askingQueue struct {
-	eventqueue.Queue
-	e      *AskingExecutor
-	reqCtx *a2asrv.RequestContext
-}
-
-func (q *askingQueue) Write(ctx context.Context, event a2a.Event) error {
+func (e *AskingExecutor) ask(ctx context.Context, execCtx *a2asrv.ExecutorContext, event a2a.Event) {
+	var attach func([]byte) error
 	switch ev := event.(type) {
 	case *a2a.Message:
-		if draft := q.draft(ctx, event); draft != nil {
-			q.report(q.issue(ctx, draft, func(req []byte) error { return AttachToMessage(ev, req) }))
-		}
+		attach = func(req []byte) error { return AttachToMessage(ev, req) }
 	case *a2a.Task:
-		if draft := q.draft(ctx, event); draft != nil {
-			q.report(q.issue(ctx, draft, func(req []byte) error { return AttachToTask(ev, req) }))
-		}
+		attach = func(req []byte) error { return AttachToTask(ev, req) }
+	default:
+		return
 	}
-	return q.Queue.Write(ctx, event)
+	if e.Draft == nil {
+		return
+	}
+	draft := e.Draft(ctx, execCtx, event)
+	if draft == nil {
+		return
+	}
+	e.report(e.issue(ctx, execCtx, draft, attach))
 }
 
-func (q *askingQueue) draft(ctx context.Context, event a2a.Event) []byte {
-	if q.e.Draft == nil {
-		return nil
-	}
-	return q.e.Draft(ctx, q.reqCtx, event)
-}
-
-func (q *askingQueue) issue(ctx context.Context, draft []byte, attach func([]byte) error) error {
-	if q.e.Issuer == nil {
+func (e *AskingExecutor) issue(ctx context.Context, execCtx *a2asrv.ExecutorContext, draft []byte, attach func([]byte) error) error {
+	if e.Issuer == nil {
 		return errors.New("a2a: AskingExecutor has no Issuer")
 	}
-	req, err := q.e.Issuer.Issue(ctx, draft)
+	req, err := e.Issuer.Issue(ctx, draft)
 	if err != nil {
-		return fmt.Errorf("a2a: issuing the query for task %s: %w", q.reqCtx.TaskID, err)
+		return fmt.Errorf("a2a: issuing the query for task %s: %w", execCtx.TaskID, err)
 	}
 	return attach(req)
 }
 
-func (q *askingQueue) report(err error) {
+func (e *AskingExecutor) report(err error) {
 	if err == nil {
 		return
 	}
-	if q.e.OnError != nil {
-		q.e.OnError(err)
+	if e.OnError != nil {
+		e.OnError(err)
 		return
 	}
 	slog.Default().Warn("the reply goes without its query", "err", err)

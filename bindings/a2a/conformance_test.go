@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/a2aproject/a2a-go/a2a"
+	"github.com/a2aproject/a2a-go/v2/a2a"
 
 	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
 	"github.com/agentqueryprotocol/aqp-go/bindings/a2a/a2atest"
@@ -13,35 +13,30 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
-// TestConformance runs the whole collector scenario corpus over A2A (message/send and message/stream in turn):
-// receipts byte-identical to core's, every reply's wire form checked against the binding's table, and every
-// receipt code reached. Bodies that are not a JSON object cannot be a DataPart's data, so raw-body scenarios are
-// not carried.
+// TestConformance runs the whole collector scenario corpus over each of the binding's columns — A2A 1.0 over
+// JSON-RPC, HTTP+JSON and gRPC, A2A 0.3 over JSON-RPC — each alternating its send and streaming send: receipts
+// byte-identical to core's, every reply's wire form checked against the binding's tables, and every receipt code
+// reached. Bodies that are not a JSON object cannot be a part's object, so raw-body scenarios are not carried.
 func TestConformance(t *testing.T) {
-	harness.Suite(t, a2atest.Target, harness.Options{Binding: "a2a", Carries: a2atest.Carries})
+	for _, c := range a2atest.Columns {
+		t.Run(c.Name, func(t *testing.T) {
+			harness.Suite(t, c.Target, harness.Options{Binding: c.Name, Carries: c.Carries})
+		})
+	}
 }
 
-// TestCarriageVectors runs the A2A carriage vectors: each vector's Message or Task is decoded as a2a-go decodes one
-// off the wire and read by QueriesFromMessage or QueriesFromTask; valid vectors' queries are attached by
-// AttachToMessage or AttachToTask, which go through JSON and must come back the same.
+// TestCarriageVectors runs the A2A carriage vectors: each vector's Message or Task is read from its JSON by
+// QueriesFromJSON (its metadata kept as text, so no number is rounded) and, decoded as a2a-go/v2 decodes one off
+// the wire, by QueriesFromMessage or QueriesFromTask; valid vectors' queries are attached by AttachToMessage or
+// AttachToTask, which go through JSON and must come back the same.
 func TestCarriageVectors(t *testing.T) {
 	n := harness.CarriageSuite(t, spec.BindingA2A, harness.CarriageCodec{
 		Decode: func(v conformance.Carriage) ([][]byte, []conformance.CarriageDrop, error) {
-			var qs []a2ab.Query
-			var dropped []a2ab.Dropped
+			obj := v.Message
 			if v.Task != nil {
-				var task a2a.Task
-				if err := json.Unmarshal(v.Task, &task); err != nil {
-					return nil, nil, err
-				}
-				qs, dropped = a2ab.QueriesFromTask(&task)
-			} else {
-				var msg a2a.Message
-				if err := json.Unmarshal(v.Message, &msg); err != nil {
-					return nil, nil, err
-				}
-				qs, dropped = a2ab.QueriesFromMessage(&msg)
+				obj = v.Task
 			}
+			qs, dropped := a2ab.QueriesFromJSON(obj)
 			queries := make([][]byte, len(qs))
 			for i, q := range qs {
 				queries[i] = q.JSON
@@ -63,7 +58,7 @@ func TestCarriageVectors(t *testing.T) {
 				out.Task, err = json.Marshal(task)
 				return out, err
 			}
-			msg := a2a.NewMessage(a2a.MessageRoleAgent, a2a.TextPart{Text: "done"})
+			msg := a2a.NewMessage(a2a.MessageRoleAgent, a2a.NewTextPart("done"))
 			if err := a2ab.AttachToMessage(msg, queries...); err != nil {
 				return out, err
 			}

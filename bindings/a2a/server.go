@@ -1,15 +1,20 @@
-// Package a2a is AQP's A2A binding (§6): a collector is an A2A agent. A respondent sends `message/send` (or
-// `message/stream`) to /a2a with a DataPart whose data is the QueryResponse and whose metadata is
-// {"aqpObject": "response"}, the query's capability as its HTTP bearer token; the reply is a Message with the
-// QueryReceipt as a DataPart ({"aqpObject": "receipt"}). The agent card at /.well-known/agent-card.json declares
-// the AQP extension. client.go delivers responses for a respondent with a2a-go's client; carriage.go carries
-// queries to respondents in a Message's or Task's metadata and wraps an a2a-go executor so that an existing agent
-// asks them; codes.go says how each receipt code surfaces on the wire.
+// Package a2a is AQP's A2A binding (§6): a collector is an A2A agent. It speaks A2A 1.0 over all three transports
+// 1.0 defines — JSON-RPC (SendMessage, SendStreamingMessage) at /a2a, HTTP+JSON (POST /a2a/message:send and
+// /a2a/message:stream) and gRPC (lf.a2a.v1.A2AService on the same listener, over unencrypted HTTP/2 or TLS) — and
+// A2A 0.3's JSON-RPC (message/send, message/stream) at the same /a2a, for peers of the previous generation (D32). A
+// respondent sends the QueryResponse as the one part of its message marked {"aqpObject": "response"} — a data part
+// whose value is the response, or (1.0) a raw part holding its JSON text, which is how it travels exactly over gRPC
+// (D33) — with the query's capability as its bearer token (the Authorization header, or gRPC's authorization
+// metadata). The reply is a Message whose one part, marked {"aqpObject": "receipt"}, is the QueryReceipt. The agent
+// card at /.well-known/agent-card.json lists every interface and declares the AQP extension, required; 1.0 requests
+// must activate it (A2A-Extensions). client.go delivers responses for a respondent with a2a-go/v2's client;
+// carriage.go carries queries to respondents in a Message's or Task's metadata; codes.go is the one table of wire
+// forms.
 //
 // Both directions keep the bytes: the response reaches the core exactly as the client wrote it (its text is cut
-// from the request body, never re-encoded from a2a-go's map of float64s, so an integer of 2^53 + 1 survives), and
-// the receipt leaves exactly as the core wrote it (a2a-go's encoder would sort its members and escape <, > and &).
-// Every other method is answered by a2a-go's JSON-RPC handler over a RequestHandler that supports none of them.
+// from the request body, never re-encoded from an SDK's map of float64s, so an integer of 2^53 + 1 survives), and
+// the receipt leaves exactly as the core wrote it. Nothing of a request is decoded into generic values before the
+// collector's gate: methods the agent does not serve are refused from the envelope alone.
 package a2a
 
 import (
@@ -17,17 +22,17 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
-	"iter"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/a2aproject/a2a-go/a2a"
-	"github.com/a2aproject/a2a-go/a2asrv"
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/a2aproject/a2a-go/v2/errordetails"
 	"github.com/google/uuid"
 
+	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
 	"github.com/agentqueryprotocol/aqp-go/internal/httpio"
 	"github.com/agentqueryprotocol/aqp-go/spec"
@@ -36,33 +41,56 @@ import (
 // Name is the binding's name, as a query's delivery.binding spells it.
 const Name = spec.BindingA2A
 
-// The A2A methods the binding takes a response with; SendMethod is delivery.operation.
+// The protocol generations the binding serves, as an A2A-Version header and an agent card's protocolVersion
+// write them.
 const (
-	SendMethod   = spec.A2AOperation
-	StreamMethod = "message/stream"
+	// Version is A2A 1.0, the generation every transport serves.
+	Version = string(a2a.Version)
+	// LegacyVersion is A2A 0.3, served over JSON-RPC for peers of the previous generation.
+	LegacyVersion = "0.3"
 )
 
-// The part metadata that marks AQP objects in a Message (§6).
+// The operations the binding takes a response with. SendMethod is delivery.operation (D32).
 const (
-	// ObjectKey is the part metadata member naming the AQP object a DataPart carries.
-	ObjectKey = "aqpObject"
-	// ObjectResponse marks the DataPart whose data is the QueryResponse.
-	ObjectResponse = "response"
-	// ObjectReceipt marks the DataPart whose data is the QueryReceipt.
-	ObjectReceipt = "receipt"
+	// SendMethod is A2A 1.0's SendMessage: a JSON-RPC method and a gRPC method.
+	SendMethod = spec.A2AOperation
+	// StreamMethod is A2A 1.0's SendStreamingMessage, answered with one event: the reply.
+	StreamMethod = "SendStreamingMessage"
+	// LegacySendMethod is A2A 0.3's message/send.
+	LegacySendMethod = spec.A2ALegacyOperation
+	// LegacyStreamMethod is A2A 0.3's message/stream.
+	LegacyStreamMethod = "message/stream"
 )
 
-// MaxRequest bounds a JSON-RPC request: the largest response the core validates plus room for the envelope, so a
-// response over the core's bound still reaches the core (which answers it with a receipt when it can).
-const MaxRequest = httpio.MaxBody + 64<<10
+// The HTTP+JSON transport's paths, below the binding's endpoint.
+const (
+	RESTSendPath   = "/message:send"
+	RESTStreamPath = "/message:stream"
+)
 
-// Endpoint is what the A2A binding serves: JSON-RPC at /a2a, delivery.operation message/send.
+// GRPCService is the gRPC service A2A 1.0 defines; its methods are served at /GRPCService/Method.
+const GRPCService = "lf.a2a.v1.A2AService"
+
+// Service parameters (HTTP headers, gRPC metadata) A2A 1.0 defines.
+const (
+	// VersionHeader names the A2A version a request is written in.
+	VersionHeader = a2a.SvcParamVersion
+	// ExtensionsHeader lists the extensions a request activates; a 1.0 request must list the AQP extension.
+	ExtensionsHeader = a2a.SvcParamExtensions
+)
+
+// MaxRequest bounds one request on every transport: the largest response the core validates plus room for the
+// envelope (base64 of a raw part takes 4/3 of the text), so a response over the core's bound still reaches the
+// core, which answers it with a receipt when it can.
+const MaxRequest = httpio.MaxBody*4/3 + 64<<10
+
+// Endpoint is what the A2A binding serves: /a2a, delivery.operation SendMessage.
 func Endpoint() collector.Endpoint {
 	return collector.Endpoint{Binding: Name, Path: spec.A2APath, Operation: spec.A2AOperation}
 }
 
 // Binding is the A2A binding as a service composes it: it declares its Endpoint, builds its handler over the
-// Submitter the service gives it, and serves the agent card beside it.
+// Submitter the service gives it, and serves the HTTP+JSON paths, the gRPC service and the agent card beside it.
 type Binding struct{}
 
 // Endpoint implements the service's binding contract.
@@ -71,62 +99,73 @@ func (Binding) Endpoint() collector.Endpoint { return Endpoint() }
 // Handler implements the service's binding contract: the server for sub.
 func (Binding) Handler(sub collector.Submitter) http.Handler { return NewServer(sub) }
 
-// Routes implements the service's optional extra-routes contract: the agent card, at the collector's public URL.
-func (Binding) Routes(publicURL string, _ collector.Submitter) map[string]http.Handler {
-	return map[string]http.Handler{spec.A2AAgentCardPath: a2asrv.NewStaticAgentCardHandler(AgentCard(publicURL))}
-}
-
-// AgentCard is the collector's agent card: the AQP extension, one skill (submitting responses), the JSON-RPC
-// transport at publicURL + /a2a, and the bearer scheme the capability travels in.
-func AgentCard(publicURL string) *a2a.AgentCard {
-	url := strings.TrimSuffix(publicURL, "/") + spec.A2APath
-	return &a2a.AgentCard{
-		Name:               "AQP collector",
-		Description:        "Collects answers to Agent Query Protocol queries: send a QueryResponse as a DataPart (metadata {\"aqpObject\": \"response\"}) with the query's capability as the bearer token; the reply carries the QueryReceipt.",
-		URL:                url,
-		PreferredTransport: a2a.TransportProtocolJSONRPC,
-		AdditionalInterfaces: []a2a.AgentInterface{
-			{Transport: a2a.TransportProtocolJSONRPC, URL: url},
-		},
-		ProtocolVersion: "0.3.0",
-		Version:         spec.ProtocolVersion,
-		Capabilities: a2a.AgentCapabilities{
-			Streaming: true,
-			Extensions: []a2a.AgentExtension{{
-				URI:         spec.A2AExtension,
-				Description: "Agent Query Protocol " + spec.ProtocolVersion + ": QueryResponse in, QueryReceipt out, as DataParts marked by metadata aqpObject.",
-				Required:    true,
-			}},
-		},
-		DefaultInputModes:  []string{"application/json"},
-		DefaultOutputModes: []string{"application/json"},
-		Skills: []a2a.AgentSkill{{
-			ID:          "aqp-submit-response",
-			Name:        "Submit an AQP response",
-			Description: "Takes one QueryResponse answering a query this collector issued and returns its QueryReceipt (accepted or rejected, with the reason).",
-			Tags:        []string{"aqp", "query", "response"},
-			InputModes:  []string{"application/json"},
-			OutputModes: []string{"application/json"},
-		}},
-		SecuritySchemes: a2a.NamedSecuritySchemes{
-			"aqpCapability": a2a.HTTPAuthSecurityScheme{Scheme: "Bearer",
-				Description: "The query's capability: the value of its delivery.authorization."},
-		},
-		Security: []a2a.SecurityRequirements{{"aqpCapability": a2a.SecuritySchemeScopes{}}},
+// Routes implements the service's optional extra-routes contract: the HTTP+JSON transport below /a2a/, the gRPC
+// service (which a server reaches only over HTTP/2: `aqp serve` accepts unencrypted HTTP/2 for it), and the agent
+// card, at the collector's public URL.
+func (Binding) Routes(publicURL string, sub collector.Submitter) map[string]http.Handler {
+	s := NewServer(sub)
+	return map[string]http.Handler{
+		spec.A2APath + "/":      s,
+		"/" + GRPCService + "/": s.GRPC(),
+		spec.A2AAgentCardPath:   CardHandler(publicURL),
 	}
 }
 
-// Server is the A2A binding's JSON-RPC endpoint over a Submitter.
+// Server is the A2A binding's endpoint over a Submitter: JSON-RPC of both generations at the path it is mounted
+// at, and HTTP+JSON below it. GRPC returns the gRPC service over the same Submitter.
 type Server struct {
 	sub collector.Submitter
-	sdk http.Handler
 }
 
-// NewServer returns the binding's JSON-RPC handler; it answers at whatever path it is mounted (spec.A2APath in a
-// collector).
+// NewServer returns the binding's handler; it answers at whatever path it is mounted (spec.A2APath in a collector)
+// and, for HTTP+JSON, at that path + RESTSendPath and RESTStreamPath.
 func NewServer(sub collector.Submitter) *Server {
-	return &Server{sub: sub, sdk: a2asrv.NewJSONRPCHandler(unsupported{})}
+	return &Server{sub: sub}
 }
+
+// ServeHTTP answers JSON-RPC at the endpoint and HTTP+JSON below it.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case strings.HasSuffix(r.URL.Path, RESTSendPath):
+		s.serveREST(w, r, false)
+	case strings.HasSuffix(r.URL.Path, RESTStreamPath):
+		s.serveREST(w, r, true)
+	case strings.HasSuffix(strings.TrimSuffix(r.URL.Path, "/"), spec.A2APath) || r.URL.Path == "/" || r.URL.Path == "":
+		s.serveJSONRPC(w, r)
+	default:
+		s.rejected("path")
+		writeRESTError(w, a2a.ErrUnsupportedOperation, "an AQP collector keeps no tasks and sends no push notifications; "+
+			"over HTTP+JSON it takes only POST "+spec.A2APath+RESTSendPath+" and "+spec.A2APath+RESTStreamPath)
+	}
+}
+
+func (s *Server) rejected(reason string) { collector.RejectedOnWire(s.sub, Name, reason) }
+
+// generation is a protocol generation's wire forms.
+type generation struct {
+	version string
+	reply   func(messageID, contextID, taskID string, receipt []byte) []byte
+	// result wraps the reply Message as a send result of this generation (1.0: {"message": …}).
+	result func(msg []byte) []byte
+}
+
+var (
+	gen10 = generation{version: Version, reply: replyMessage10, result: func(m []byte) []byte {
+		return append(append([]byte(`{"message":`), m...), '}')
+	}}
+	gen03 = generation{version: LegacyVersion, reply: replyMessage03, result: func(m []byte) []byte { return m }}
+)
+
+// methods10 and methods03 are the operations each generation defines that the binding does not serve: they get
+// A2A's unsupported-operation error (D27), an unknown method JSON-RPC's method-not-found.
+var (
+	methods10 = []string{"GetTask", "ListTasks", "CancelTask", "SubscribeToTask", "CreateTaskPushNotificationConfig",
+		"GetTaskPushNotificationConfig", "ListTaskPushNotificationConfigs", "DeleteTaskPushNotificationConfig",
+		"GetExtendedAgentCard"}
+	methods03 = []string{"tasks/get", "tasks/list", "tasks/cancel", "tasks/resubscribe", "tasks/pushNotificationConfig/set",
+		"tasks/pushNotificationConfig/get", "tasks/pushNotificationConfig/list", "tasks/pushNotificationConfig/delete",
+		"agent/getAuthenticatedExtendedCard", "agent/getExtendedCard"}
+)
 
 // envelope is a JSON-RPC request with its id and params kept as text.
 type envelope struct {
@@ -136,36 +175,21 @@ type envelope struct {
 	Params  json.RawMessage `json:"params"`
 }
 
-// ServeHTTP answers message/send and message/stream itself and hands every other request to a2a-go's handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		s.rejected("method")
-		s.sdk.ServeHTTP(w, r)
+		w.Header().Set("Allow", http.MethodPost)
+		writeRPCError(w, http.StatusMethodNotAllowed, nil, a2a.ErrInvalidRequest, r.Method+" is not allowed: JSON-RPC requests are POSTed", true)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxRequest))
-	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			s.rejected("size")
-			writeError(w, http.StatusRequestEntityTooLarge, nil, CodeInvalidRequest, "the JSON-RPC request is larger than "+strconv.Itoa(MaxRequest)+" bytes")
-			return
-		}
-		s.rejected("read")
-		writeError(w, http.StatusBadRequest, nil, CodeParseError, "reading the request: "+err.Error())
+	body, ok := s.readBody(w, r, func(status int, err error, msg string) { writeRPCError(w, status, nil, err, msg, true) })
+	if !ok {
 		return
 	}
 	var env envelope
 	if err := json.Unmarshal(body, &env); err != nil {
 		s.rejected("json")
-		writeError(w, http.StatusOK, nil, CodeParseError, "the request is not a JSON-RPC request object: "+err.Error())
-		return
-	}
-	if env.Method != SendMethod && env.Method != StreamMethod {
-		// a2a-go writes its JSON-RPC errors without a Content-Type; a streaming method sets its own.
-		w.Header().Set("Content-Type", "application/json")
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		s.sdk.ServeHTTP(w, r)
+		writeRPCError(w, http.StatusOK, nil, a2a.ErrParseError, "the request is not a JSON-RPC request object: "+err.Error(), true)
 		return
 	}
 	if msg, ok := validID(env.ID); !ok || env.JSONRPC != "2.0" {
@@ -173,43 +197,127 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			msg = `"jsonrpc" must be "2.0"`
 		}
 		s.rejected("jsonrpc")
-		writeError(w, http.StatusOK, nil, CodeInvalidRequest, msg)
+		writeRPCError(w, http.StatusOK, nil, a2a.ErrInvalidRequest, msg, true)
 		return
 	}
-	stream := env.Method == StreamMethod
-	call, perr := parseCall(env.Params)
+	var g generation
+	var stream bool
+	switch env.Method {
+	case SendMethod, StreamMethod:
+		g, stream = gen10, env.Method == StreamMethod
+	case LegacySendMethod, LegacyStreamMethod:
+		g, stream = gen03, env.Method == LegacyStreamMethod
+	case "":
+		s.rejected("jsonrpc")
+		writeRPCError(w, http.StatusOK, env.ID, a2a.ErrInvalidRequest, `"method" is missing`, true)
+		return
+	default:
+		s.rejected("method")
+		if slices.Contains(methods10, env.Method) || slices.Contains(methods03, env.Method) {
+			writeRPCError(w, http.StatusOK, env.ID, a2a.ErrUnsupportedOperation, errUnsupported(env.Method), slices.Contains(methods10, env.Method))
+			return
+		}
+		writeRPCError(w, http.StatusOK, env.ID, a2a.ErrMethodNotFound, "A2A defines no method "+strconv.Quote(env.Method)+
+			"; an AQP collector takes "+SendMethod+" (A2A 1.0) and "+LegacySendMethod+" (A2A 0.3)", true)
+		return
+	}
+	if err, msg := checkParams(g, r.Header.Values(VersionHeader), r.Header.Values(ExtensionsHeader)); err != nil {
+		s.rejected("a2a-service-params")
+		writeRPCError(w, http.StatusOK, env.ID, err, msg, g.version == Version)
+		return
+	}
+	parse := parseSend10
+	if g.version == LegacyVersion {
+		parse = parseSend03
+	}
+	call, perr := parse(env.Params)
 	if perr != "" {
 		s.rejected("params")
-		s.writeReply(w, stream, errorResponse(env.ID, CodeInvalidParams, env.Method+": "+perr, nil))
+		s.writeRPC(w, stream, rpcError(env.ID, a2a.ErrInvalidParams, env.Method+": "+perr, nil, g.version == Version))
 		return
 	}
-	out := s.sub.Submit(r.Context(), collector.Submission{Body: call.response, Authorization: r.Header.Get("Authorization"),
-		Binding: Name, Client: httpio.ClientAddress(r)})
-	if out.Problem != nil {
-		s.writeReply(w, stream, errorResponse(env.ID, ProblemCode, "no receipt can be formed: "+out.Problem.Detail, out.Problem.Errors))
+	reply, problem := s.submit(r.Context(), g, call, r.Header.Get("Authorization"), httpio.ClientAddress(r))
+	if problem != nil {
+		s.writeRPC(w, stream, rpcError(env.ID, a2a.ErrInvalidParams, "no receipt can be formed: "+problem.Detail, problem.Errors, g.version == Version))
 		return
 	}
-	s.writeReply(w, stream, resultResponse(env.ID, ReplyMessage(call.contextID, call.taskID, out.Receipt)))
+	if g.version == Version {
+		w.Header().Set(ExtensionsHeader, spec.A2AExtension)
+	}
+	s.writeRPC(w, stream, rpcResult(env.ID, g.result(reply)))
 }
 
-func (s *Server) rejected(reason string) { collector.RejectedOnWire(s.sub, Name, reason) }
+// checkParams applies A2A 1.0's service parameters to a request of generation g: an A2A-Version the binding does
+// not serve for g is refused (VersionNotSupported), and a 1.0 request that does not activate the AQP extension
+// by A2A-Extensions is refused (ExtensionSupportRequired: the card declares it required). A 0.3 request needs no
+// activation (0.3 has no way to refuse one).
+func checkParams(g generation, versions, extensions []string) (error, string) {
+	if v := strings.TrimSpace(strings.Join(versions, ",")); v != "" && v != g.version {
+		return a2a.ErrVersionNotSupported, "A2A-Version " + strconv.Quote(v) + " is not served for this operation: an AQP collector " +
+			"serves A2A " + Version + " (SendMessage, on JSON-RPC, HTTP+JSON and gRPC) and " + LegacyVersion + " (message/send, on JSON-RPC)"
+	}
+	if g.version != Version {
+		return nil, ""
+	}
+	for _, line := range extensions {
+		for _, uri := range strings.Split(line, ",") {
+			if strings.TrimSpace(uri) == spec.A2AExtension {
+				return nil, ""
+			}
+		}
+	}
+	return a2a.ErrExtensionSupportRequired, "the AQP extension is required: activate it by listing " + spec.A2AExtension +
+		" in the " + ExtensionsHeader + " service parameter (an HTTP header, or gRPC metadata)"
+}
 
-// writeReply writes one JSON-RPC response: as the body of message/send, as the one event of message/stream.
-func (s *Server) writeReply(w http.ResponseWriter, stream bool, resp []byte) {
+// readBody reads a request body bounded by MaxRequest; on failure it has answered with fail.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request, fail func(status int, err error, msg string)) ([]byte, bool) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxRequest))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			s.rejected("size")
+			fail(http.StatusRequestEntityTooLarge, a2a.ErrInvalidRequest, "the request is larger than "+strconv.Itoa(MaxRequest)+" bytes")
+			return nil, false
+		}
+		s.rejected("read")
+		fail(http.StatusBadRequest, a2a.ErrParseError, "reading the request: "+err.Error())
+		return nil, false
+	}
+	return body, true
+}
+
+// submit hands a send request's response to the collector and returns the reply Message carrying its receipt, or
+// the problem when no receipt can be formed.
+func (s *Server) submit(ctx context.Context, g generation, call callParts, authorization, client string) ([]byte, *collector.Problem) {
+	out := s.sub.Submit(ctx, collector.Submission{Body: call.response, Authorization: authorization, Binding: Name, Client: client})
+	if out.Problem != nil {
+		return nil, out.Problem
+	}
+	return g.reply(uuid.NewString(), call.contextID, call.taskID, out.Receipt), nil
+}
+
+// writeRPC writes one JSON-RPC response: as the body of a send, as the one event of a streaming send.
+func (s *Server) writeRPC(w http.ResponseWriter, stream bool, resp []byte) {
 	if !stream {
 		httpio.WriteJSON(w, http.StatusOK, resp)
 		return
 	}
+	writeEvent(w, resp)
+}
+
+// writeEvent writes a stream of one server-sent event whose data is data.
+func writeEvent(w http.ResponseWriter, data []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
-	ev := make([]byte, 0, len(resp)+64)
+	ev := make([]byte, 0, len(data)+64)
 	ev = append(ev, "id: "...)
 	ev = append(ev, uuid.NewString()...)
 	ev = append(ev, "\ndata: "...)
-	ev = append(ev, resp...)
+	ev = append(ev, data...)
 	ev = append(ev, "\n\n"...)
 	_, _ = w.Write(ev)
 	if f, ok := w.(http.Flusher); ok {
@@ -217,72 +325,40 @@ func (s *Server) writeReply(w http.ResponseWriter, stream bool, resp []byte) {
 	}
 }
 
-// call is what a message/send request carries for AQP.
-type call struct {
-	response          []byte
-	contextID, taskID string
-}
-
-// sendParams is MessageSendParams with each part kept as text.
-type sendParams struct {
-	Message *struct {
-		Kind      string            `json:"kind"`
-		MessageID string            `json:"messageId"`
-		ContextID string            `json:"contextId"`
-		TaskID    string            `json:"taskId"`
-		Role      string            `json:"role"`
-		Parts     []json.RawMessage `json:"parts"`
-	} `json:"message"`
-}
-
-// rawPart is one part with its data kept as text.
-type rawPart struct {
-	Kind     string          `json:"kind"`
-	Data     json.RawMessage `json:"data"`
-	Metadata map[string]any  `json:"metadata"`
-}
-
-// expected says what a message/send request must carry, for every invalid-params error.
-const expected = `the message must carry exactly one part of kind "data" with metadata {"aqpObject": "response"} whose data is the QueryResponse`
-
-// parseCall finds the one AQP response part of a message/send request; the error says what was expected.
-func parseCall(params json.RawMessage) (call, string) {
-	var p sendParams
-	if len(params) == 0 || string(params) == "null" {
-		return call{}, `"params" is missing: it must be MessageSendParams ({"message": {...}}); ` + expected
+func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, stream bool) {
+	if r.Method != http.MethodPost {
+		s.rejected("method")
+		w.Header().Set("Allow", http.MethodPost)
+		writeRESTErrorStatus(w, http.StatusMethodNotAllowed, a2a.ErrInvalidRequest, r.Method+" is not allowed on "+r.URL.Path+": POST a SendMessageRequest")
+		return
 	}
-	if err := json.Unmarshal(params, &p); err != nil {
-		return call{}, `"params" is not MessageSendParams: ` + err.Error()
+	if err, msg := checkParams(gen10, r.Header.Values(VersionHeader), r.Header.Values(ExtensionsHeader)); err != nil {
+		s.rejected("a2a-service-params")
+		writeRESTError(w, err, msg)
+		return
 	}
-	if p.Message == nil {
-		return call{}, `"params.message" is missing; ` + expected
+	body, ok := s.readBody(w, r, func(status int, err error, msg string) { writeRESTErrorStatus(w, status, err, msg) })
+	if !ok {
+		return
 	}
-	m := p.Message
-	if m.MessageID == "" || m.Role == "" {
-		return call{}, `"params.message" needs "messageId" and "role" (A2A Message); ` + expected
+	call, perr := parseSend10(body)
+	if perr != "" {
+		s.rejected("params")
+		writeRESTError(w, a2a.ErrInvalidParams, perr)
+		return
 	}
-	var found []int
-	var data json.RawMessage
-	for i, raw := range m.Parts {
-		var part rawPart
-		if err := json.Unmarshal(raw, &part); err != nil {
-			return call{}, fmt.Sprintf(`"params.message.parts[%d]" is not a Part: %v`, i, err)
-		}
-		if part.Kind != "data" || part.Metadata[ObjectKey] != ObjectResponse {
-			continue
-		}
-		found = append(found, i)
-		data = part.Data
+	reply, problem := s.submit(r.Context(), gen10, call, r.Header.Get("Authorization"), httpio.ClientAddress(r))
+	if problem != nil {
+		writeRESTErrorWith(w, ErrorFormFor(a2a.ErrInvalidParams).HTTPStatus, a2a.ErrInvalidParams, "no receipt can be formed: "+problem.Detail, problem.Errors)
+		return
 	}
-	switch {
-	case len(found) == 0:
-		return call{}, expected + "; it carries none"
-	case len(found) > 1:
-		return call{}, fmt.Sprintf("%s; it carries %d (parts %v)", expected, len(found), found)
-	case len(data) == 0 || string(data) == "null":
-		return call{}, fmt.Sprintf(`"params.message.parts[%d].data" is missing; %s`, found[0], expected)
+	w.Header().Set(ExtensionsHeader, spec.A2AExtension)
+	result := gen10.result(reply)
+	if stream {
+		writeEvent(w, result)
+		return
 	}
-	return call{response: data, contextID: m.ContextID, taskID: m.TaskID}, ""
+	httpio.WriteJSON(w, http.StatusOK, result)
 }
 
 // validID checks a JSON-RPC id: a string, a number, null or absent.
@@ -294,35 +370,9 @@ func validID(id json.RawMessage) (string, bool) {
 	return `"id" must be a string, a number or null`, false
 }
 
-// ReplyMessage is the agent's reply carrying a receipt: a Message (role agent) in the request's context, with the
-// receipt bytes, unchanged, as the data of its one DataPart (metadata {"aqpObject": "receipt"}).
-func ReplyMessage(contextID, taskID string, receipt []byte) []byte {
-	b := make([]byte, 0, len(receipt)+256)
-	b = append(b, `{"kind":"message","messageId":`...)
-	b = appendString(b, uuid.NewString())
-	b = append(b, `,"role":"agent"`...)
-	if contextID != "" {
-		b = append(b, `,"contextId":`...)
-		b = appendString(b, contextID)
-	}
-	if taskID != "" {
-		b = append(b, `,"taskId":`...)
-		b = appendString(b, taskID)
-	}
-	b = append(b, `,"extensions":[`...)
-	b = appendString(b, spec.A2AExtension)
-	b = append(b, `],"parts":[{"kind":"data","data":`...)
-	b = append(b, receipt...)
-	b = append(b, `,"metadata":{"aqpObject":"receipt"}}]}`...)
-	return b
-}
-
-func appendString(b []byte, s string) []byte {
-	q, _ := json.Marshal(s)
-	return append(b, q...)
-}
-
-func resultResponse(id json.RawMessage, result []byte) []byte {
+// rpcResult is a JSON-RPC result response echoing the request's id exactly as written (an id past 2^53 is not
+// rounded).
+func rpcResult(id json.RawMessage, result []byte) []byte {
 	b := make([]byte, 0, len(result)+64)
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	b = append(b, idOrNull(id)...)
@@ -331,12 +381,22 @@ func resultResponse(id json.RawMessage, result []byte) []byte {
 	return append(b, '}')
 }
 
-func errorResponse(id json.RawMessage, code int, message string, data any) []byte {
+// rpcError is a JSON-RPC error response for one of the binding's A2A errors. A 1.0 error's data is A2A 1.0's
+// list of typed details — a google.rpc.ErrorInfo naming the reason in A2A's domain, and the AQP validation errors
+// (when there are any) as a Struct detail {"errors": […]}; a 0.3 error's data is the validation errors themselves.
+func rpcError(id json.RawMessage, err error, message string, errs core.Errors, v10 bool) []byte {
+	var data any
+	switch {
+	case v10:
+		data = details(err, errs)
+	case len(errs) > 0:
+		data = errs
+	}
 	e := struct {
 		Code    int    `json:"code"`
 		Message string `json:"message"`
 		Data    any    `json:"data,omitempty"`
-	}{code, message, data}
+	}{ErrorFormFor(err).JSONRPC, message, data}
 	eb, _ := json.Marshal(e)
 	b := make([]byte, 0, len(eb)+64)
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
@@ -357,46 +417,50 @@ func idOrNull(id json.RawMessage) []byte {
 	return buf.Bytes()
 }
 
-func writeError(w http.ResponseWriter, status int, id json.RawMessage, code int, message string) {
-	httpio.WriteJSON(w, status, errorResponse(id, code, message, nil))
+func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, err error, message string, v10 bool) {
+	httpio.WriteJSON(w, status, rpcError(id, err, message, nil, v10))
 }
 
-// unsupported is the RequestHandler behind every method other than message/send and message/stream: a collector
-// keeps no tasks and sends no push notifications, so each answers with A2A's unsupported-operation error.
-type unsupported struct{}
+// writeRESTError writes one of the binding's A2A errors as HTTP+JSON writes it: google.rpc.Status (AIP-193) with an
+// ErrorInfo detail, at the error's HTTP status.
+func writeRESTError(w http.ResponseWriter, err error, message string) {
+	writeRESTErrorWith(w, ErrorFormFor(err).HTTPStatus, err, message, nil)
+}
 
-var _ a2asrv.RequestHandler = unsupported{}
+func writeRESTErrorStatus(w http.ResponseWriter, status int, err error, message string) {
+	writeRESTErrorWith(w, status, err, message, nil)
+}
 
-var errUnsupported = fmt.Errorf("an AQP collector keeps no tasks and sends no push notifications; it takes only %s and %s: %w",
-	SendMethod, StreamMethod, a2a.ErrUnsupportedOperation)
+func writeRESTErrorWith(w http.ResponseWriter, status int, err error, message string, errs core.Errors) {
+	f := ErrorFormFor(err)
+	body := struct {
+		Error struct {
+			Code    int                   `json:"code"`
+			Status  string                `json:"status"`
+			Message string                `json:"message"`
+			Details []*errordetails.Typed `json:"details"`
+		} `json:"error"`
+	}{}
+	body.Error.Code, body.Error.Status, body.Error.Message, body.Error.Details = status, f.Status, message, details(err, errs)
+	b, _ := json.Marshal(body)
+	httpio.WriteJSON(w, status, b)
+}
 
-func (unsupported) OnGetTask(context.Context, *a2a.TaskQueryParams) (*a2a.Task, error) {
-	return nil, errUnsupported
+// details are A2A 1.0's typed error details for one of the binding's errors: a google.rpc.ErrorInfo naming the
+// reason in A2A's domain, then the AQP validation errors, when there are any, as a Struct detail {"errors": […]}.
+func details(err error, errs core.Errors) []*errordetails.Typed {
+	d := []*errordetails.Typed{errordetails.NewErrorInfo(a2a.ErrorReason(err), a2a.ProtocolDomain, nil)}
+	if len(errs) > 0 {
+		var list []any
+		b, _ := json.Marshal(errs)
+		_ = json.Unmarshal(b, &list)
+		d = append(d, errordetails.NewFromStruct(map[string]any{"errors": list}))
+	}
+	return d
 }
-func (unsupported) OnCancelTask(context.Context, *a2a.TaskIDParams) (*a2a.Task, error) {
-	return nil, errUnsupported
-}
-func (unsupported) OnSendMessage(context.Context, *a2a.MessageSendParams) (a2a.SendMessageResult, error) {
-	return nil, errUnsupported // never reached: the Server answers message/send itself
-}
-func (unsupported) OnResubscribeToTask(context.Context, *a2a.TaskIDParams) iter.Seq2[a2a.Event, error] {
-	return func(yield func(a2a.Event, error) bool) { yield(nil, errUnsupported) }
-}
-func (unsupported) OnSendMessageStream(context.Context, *a2a.MessageSendParams) iter.Seq2[a2a.Event, error] {
-	return func(yield func(a2a.Event, error) bool) { yield(nil, errUnsupported) }
-}
-func (unsupported) OnGetTaskPushConfig(context.Context, *a2a.GetTaskPushConfigParams) (*a2a.TaskPushConfig, error) {
-	return nil, errUnsupported
-}
-func (unsupported) OnListTaskPushConfig(context.Context, *a2a.ListTaskPushConfigParams) ([]*a2a.TaskPushConfig, error) {
-	return nil, errUnsupported
-}
-func (unsupported) OnSetTaskPushConfig(context.Context, *a2a.TaskPushConfig) (*a2a.TaskPushConfig, error) {
-	return nil, errUnsupported
-}
-func (unsupported) OnDeleteTaskPushConfig(context.Context, *a2a.DeleteTaskPushConfigParams) error {
-	return errUnsupported
-}
-func (unsupported) OnGetExtendedAgentCard(context.Context) (*a2a.AgentCard, error) {
-	return nil, errUnsupported
+
+// errUnsupported says why an A2A operation other than sending a message is refused.
+func errUnsupported(method string) string {
+	return method + " is not supported: an AQP collector keeps no tasks and sends no push notifications; it takes only " +
+		SendMethod + " and " + StreamMethod + " (A2A 1.0), " + LegacySendMethod + " and " + LegacyStreamMethod + " (A2A 0.3)"
 }

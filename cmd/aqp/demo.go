@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"log/slog"
 	"net"
 	"net/http"
@@ -18,10 +19,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/a2aproject/a2a-go/a2a"
-	"github.com/a2aproject/a2a-go/a2aclient"
-	"github.com/a2aproject/a2a-go/a2asrv"
-	"github.com/a2aproject/a2a-go/a2asrv/eventqueue"
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/a2aproject/a2a-go/v2/a2asrv"
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -226,13 +225,17 @@ func carryMCP(ctx context.Context, env *demoEnv) (*demoCarried, error) {
 // demoAgent is an existing a2a-go agent: it answers any message.
 type demoAgent struct{}
 
-func (demoAgent) Execute(ctx context.Context, reqCtx *a2asrv.RequestContext, q eventqueue.Queue) error {
-	reply := a2a.NewMessage(a2a.MessageRoleAgent, a2a.TextPart{Text: "Sunny, 21 °C."})
-	reply.ContextID = reqCtx.ContextID
-	return q.Write(ctx, reply)
+func (demoAgent) Execute(ctx context.Context, execCtx *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
+	return func(yield func(a2a.Event, error) bool) {
+		reply := a2a.NewMessage(a2a.MessageRoleAgent, a2a.NewTextPart("Sunny, 21 °C."))
+		reply.ContextID = execCtx.ContextID
+		yield(reply, nil)
+	}
 }
 
-func (demoAgent) Cancel(context.Context, *a2asrv.RequestContext, eventqueue.Queue) error { return nil }
+func (demoAgent) Cancel(context.Context, *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
+	return func(func(a2a.Event, error) bool) {}
+}
 
 // carryA2A: an a2a-go agent wrapped in a2a.AskingExecutor, mounted at /demo/agent, whose reply message carries a
 // query in its metadata; the respondent sends it a message with a2a-go's client and hands the reply to the
@@ -240,7 +243,7 @@ func (demoAgent) Cancel(context.Context, *a2asrv.RequestContext, eventqueue.Queu
 func carryA2A(ctx context.Context, env *demoEnv) (*demoCarried, error) {
 	var issueErr demoErr
 	agent := &a2ab.AskingExecutor{Agent: demoAgent{}, Issuer: env.issuer,
-		Draft: func(_ context.Context, _ *a2asrv.RequestContext, ev a2a.Event) []byte {
+		Draft: func(_ context.Context, _ *a2asrv.ExecutorContext, ev a2a.Event) []byte {
 			if m, ok := ev.(*a2a.Message); ok {
 				return demoDraft(a2ab.Name, aqp.QuerySubjectKindMessage, m.ID)
 			}
@@ -250,15 +253,9 @@ func carryA2A(ctx context.Context, env *demoEnv) (*demoCarried, error) {
 	env.mux.Handle("/demo/agent", a2asrv.NewJSONRPCHandler(a2asrv.NewHandler(agent)))
 
 	url := env.baseURL + "/demo/agent"
-	client, err := a2aclient.NewFromEndpoints(ctx, []a2a.AgentInterface{{Transport: a2a.TransportProtocolJSONRPC, URL: url}},
-		a2aclient.WithJSONRPCTransport(env.client))
+	res, err := a2ab.SendText(ctx, env.client, url, "What is the weather?")
 	if err != nil {
 		return nil, err
-	}
-	defer func() { _ = client.Destroy() }()
-	res, err := client.SendMessage(ctx, &a2a.MessageSendParams{Message: a2a.NewMessage(a2a.MessageRoleUser, a2a.TextPart{Text: "What is the weather?"})})
-	if err != nil {
-		return nil, fmt.Errorf("message/send: %w", err)
 	}
 	if err := issueErr.get(); err != nil {
 		return nil, fmt.Errorf("the agent issued no query: %w", err)
@@ -269,12 +266,10 @@ func carryA2A(ctx context.Context, env *demoEnv) (*demoCarried, error) {
 	}
 	text := ""
 	if len(reply.Parts) > 0 {
-		if tp, ok := reply.Parts[0].(a2a.TextPart); ok {
-			text = tp.Text
-		}
+		text = reply.Parts[0].Text()
 	}
 	c := &demoCarried{raw: firstCarried(reply.Metadata[a2ab.QueriesKey]),
-		how: fmt.Sprintf("message/send to %s → reply message %s %q, with metadata[%q] holding the query", url, reply.ID, text, a2ab.QueriesKey)}
+		how: fmt.Sprintf("SendMessage to %s → reply message %s %q, with metadata[%q] holding the query", url, reply.ID, text, a2ab.QueriesKey)}
 	c.qs, c.drops = a2ab.IntakeMessage(env.r, "a2a message "+reply.ID, reply)
 	return c, nil
 }

@@ -156,6 +156,12 @@ func serve(ctx context.Context, o serveOptions, stdout io.Writer, log *slog.Logg
 	}
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: 64 << 10}
+	// HTTP/1.1 and unencrypted HTTP/2 (prior knowledge) on the one listener: A2A 1.0's gRPC transport is served
+	// beside every HTTP binding, at the same host:port the agent card lists (D32). Behind TLS, HTTP/2 comes by ALPN.
+	hs.Protocols = new(http.Protocols)
+	hs.Protocols.SetHTTP1(true)
+	hs.Protocols.SetHTTP2(true)
+	hs.Protocols.SetUnencryptedHTTP2(true)
 	log.Info("aqp collector listening", "addr", ln.Addr().String(), "public_url", publicURL, "store", desc)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()

@@ -156,6 +156,25 @@ func (p *Policy) Client() *http.Client {
 	}
 }
 
+// Dialer returns the dialer the policy's Client dials with, for a transport that opens its own connections (A2A's
+// gRPC): every connection it makes is judged by the address rules on the address actually dialled. plain is for a
+// connection without TLS, which — like plain http — may reach only a loopback address.
+func (p *Policy) Dialer(plain bool) func(ctx context.Context, addr string) (net.Conn, error) {
+	cp := *p
+	cp.AllowHosts = append([]string(nil), p.AllowHosts...)
+	cp.AllowPrefixes = append([]netip.Prefix(nil), p.AllowPrefixes...)
+	control := cp.controlSecure
+	if plain {
+		control = cp.controlPlain
+	}
+	timeout := cp.DialTimeout
+	if timeout <= 0 {
+		timeout = 10 * time.Second
+	}
+	dial := cp.dialContext(&net.Dialer{Timeout: timeout, KeepAlive: 30 * time.Second, Control: control})
+	return func(ctx context.Context, addr string) (net.Conn, error) { return dial(ctx, "tcp", addr) }
+}
+
 // policyTransport applies the URL rules to each request and sends it through the transport of its scheme.
 type policyTransport struct {
 	p           *Policy

@@ -1,14 +1,15 @@
 // Command a2a-agent is an A2A agent that asks: it answers any message and attaches a Quickstart-style query to its
 // reply ("Did this reply fully answer your request?"), issued by an AQP collector through its admin API. It is an
-// ordinary a2a-go agent wrapped in bindings/a2a.AskingExecutor.
+// ordinary a2a-go/v2 (A2A 1.0) agent wrapped in bindings/a2a.AskingExecutor.
 //
 //	aqp serve &                                   # a collector on 127.0.0.1:8080
 //	export AQP_ADMIN_TOKEN=...                    # the token aqp serve printed
 //	go run ./examples/a2a-agent -demo             # serve, then play the caller once and exit
 //
-// Without -demo it keeps serving at -addr (agent card at /.well-known/agent-card.json, JSON-RPC at /) until
-// interrupted. With -demo it also plays the other side once: it sends itself a message with a2a-go's client,
-// extracts the query from the reply, answers it over the A2A binding and prints the receipt.
+// Without -demo it keeps serving at -addr (agent card at /.well-known/agent-card.json, A2A 1.0 JSON-RPC at / and
+// HTTP+JSON at /message:send) until interrupted. With -demo it also plays the other side once: it reads the card,
+// sends itself a message with a2a-go/v2's client, extracts the query from the reply, answers it over the A2A
+// binding (whose client reads the collector's card and picks the newest interface) and prints the receipt.
 package main
 
 import (
@@ -17,6 +18,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"iter"
 	"log"
 	"net"
 	"net/http"
@@ -24,10 +26,8 @@ import (
 	"os/signal"
 	"time"
 
-	"github.com/a2aproject/a2a-go/a2a"
-	"github.com/a2aproject/a2a-go/a2aclient"
-	"github.com/a2aproject/a2a-go/a2asrv"
-	"github.com/a2aproject/a2a-go/a2asrv/eventqueue"
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/a2aproject/a2a-go/v2/a2asrv"
 	"github.com/google/uuid"
 
 	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
@@ -38,25 +38,29 @@ import (
 // replier is the existing agent: it answers any message.
 type replier struct{}
 
-func (replier) Execute(ctx context.Context, reqCtx *a2asrv.RequestContext, q eventqueue.Queue) error {
-	text := "(no text)"
-	if reqCtx.Message != nil {
-		for _, p := range reqCtx.Message.Parts {
-			if tp, ok := p.(a2a.TextPart); ok {
-				text = tp.Text
-				break
+func (replier) Execute(ctx context.Context, execCtx *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
+	return func(yield func(a2a.Event, error) bool) {
+		text := "(no text)"
+		if execCtx.Message != nil {
+			for _, p := range execCtx.Message.Parts {
+				if t := p.Text(); t != "" {
+					text = t
+					break
+				}
 			}
 		}
+		reply := a2a.NewMessage(a2a.MessageRoleAgent, a2a.NewTextPart("You said: "+text))
+		reply.ContextID = execCtx.ContextID
+		yield(reply, nil)
 	}
-	reply := a2a.NewMessage(a2a.MessageRoleAgent, a2a.TextPart{Text: "You said: " + text})
-	reply.ContextID = reqCtx.ContextID
-	return q.Write(ctx, reply)
 }
 
-func (replier) Cancel(context.Context, *a2asrv.RequestContext, eventqueue.Queue) error { return nil }
+func (replier) Cancel(context.Context, *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
+	return func(func(a2a.Event, error) bool) {}
+}
 
 // draftFor asks the Quickstart's question about the reply message it is attached to.
-func draftFor(_ context.Context, _ *a2asrv.RequestContext, ev a2a.Event) []byte {
+func draftFor(_ context.Context, _ *a2asrv.ExecutorContext, ev a2a.Event) []byte {
 	m, ok := ev.(*a2a.Message)
 	if !ok {
 		return nil
@@ -92,14 +96,18 @@ func run(addr, collectorURL string, demo bool) error {
 	}
 	url := "http://" + ln.Addr().String()
 	card := &a2a.AgentCard{Name: "AQP example agent", Description: "Answers any message and asks whether the answer helped.",
-		URL: url, PreferredTransport: a2a.TransportProtocolJSONRPC, ProtocolVersion: "0.3.0", Version: "1",
+		SupportedInterfaces: []*a2a.AgentInterface{a2a.NewAgentInterface(url, a2a.TransportProtocolJSONRPC),
+			a2a.NewAgentInterface(url, a2a.TransportProtocolHTTPJSON)}, Version: "1",
 		DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
 		Skills: []a2a.AgentSkill{{ID: "reply", Name: "Reply", Description: "Replies to any message.", Tags: []string{"example"}}}}
 	agent := &a2ab.AskingExecutor{Agent: replier{}, Issuer: issuer, Draft: draftFor,
 		OnError: func(err error) { log.Printf("the reply goes without its query: %v", err) }}
 	mux := http.NewServeMux()
 	mux.Handle(a2asrv.WellKnownAgentCardPath, a2asrv.NewStaticAgentCardHandler(card))
-	mux.Handle("/", a2asrv.NewJSONRPCHandler(a2asrv.NewHandler(agent)))
+	handler := a2asrv.NewHandler(agent)
+	mux.Handle("POST /message:send", a2asrv.NewRESTHandler(handler))
+	mux.Handle("POST /message:stream", a2asrv.NewRESTHandler(handler))
+	mux.Handle("/", a2asrv.NewJSONRPCHandler(handler))
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
 	defer srv.Close()
@@ -117,11 +125,7 @@ func run(addr, collectorURL string, demo bool) error {
 func playCaller(url string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	client, err := a2aclient.NewFromEndpoints(ctx, []a2a.AgentInterface{{Transport: a2a.TransportProtocolJSONRPC, URL: url}})
-	if err != nil {
-		return err
-	}
-	res, err := client.SendMessage(ctx, &a2a.MessageSendParams{Message: a2a.NewMessage(a2a.MessageRoleUser, a2a.TextPart{Text: "Summarise the release notes."})})
+	res, err := a2ab.SendText(ctx, http.DefaultClient, url, "Summarise the release notes.")
 	if err != nil {
 		return err
 	}
@@ -129,7 +133,7 @@ func playCaller(url string) error {
 	if !ok {
 		return fmt.Errorf("the agent answered with a %T", res)
 	}
-	fmt.Printf("reply: %s\n", reply.Parts[0].(a2a.TextPart).Text)
+	fmt.Printf("reply: %s\n", reply.Parts[0].Text())
 	queries, dropped := a2ab.QueriesFromMessage(reply)
 	for _, d := range dropped {
 		fmt.Printf("dropped query %d: %s\n", d.Index, d.Reason)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"log/slog"
 	"net"
 	"net/http"
@@ -16,9 +17,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/a2aproject/a2a-go/a2a"
-	"github.com/a2aproject/a2a-go/a2asrv"
-	"github.com/a2aproject/a2a-go/a2asrv/eventqueue"
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/a2aproject/a2a-go/v2/a2asrv"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
@@ -255,15 +255,18 @@ func (e *env) carry(binding string, query []byte) (url string, done func(), err 
 // carrierAgent is an A2A agent whose every reply message carries the query in its metadata.
 type carrierAgent struct{ query []byte }
 
-func (a carrierAgent) Execute(ctx context.Context, reqCtx *a2asrv.RequestContext, q eventqueue.Queue) error {
-	reply := a2a.NewMessage(a2a.MessageRoleAgent, a2a.TextPart{Text: "Sunny, 21 °C."})
-	reply.ContextID = reqCtx.ContextID
-	if err := a2ab.AttachToMessage(reply, a.query); err != nil {
-		return err
+func (a carrierAgent) Execute(ctx context.Context, execCtx *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
+	return func(yield func(a2a.Event, error) bool) {
+		reply := a2a.NewMessage(a2a.MessageRoleAgent, a2a.NewTextPart("Sunny, 21 °C."))
+		reply.ContextID = execCtx.ContextID
+		if err := a2ab.AttachToMessage(reply, a.query); err != nil {
+			yield(nil, err)
+			return
+		}
+		yield(reply, nil)
 	}
-	return q.Write(ctx, reply)
 }
 
-func (carrierAgent) Cancel(context.Context, *a2asrv.RequestContext, eventqueue.Queue) error {
-	return nil
+func (carrierAgent) Cancel(context.Context, *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
+	return func(func(a2a.Event, error) bool) {}
 }

@@ -83,9 +83,7 @@ func ResponseFor(queryID string) []byte {
 }
 
 // Submitter is what a binding's conformance package submits with: its wire-checking client against a base URL.
-type Submitter interface {
-	Submit(ctx context.Context, body []byte, authorization string) (harness.Result, error)
-}
+type Submitter = harness.Submitter
 
 // Target is the local scenario target every binding's conformance package builds the same way: the scenario's
 // collector composed as `aqp serve` composes it (HTTPS first, so a continuation's default binding is the core
@@ -103,8 +101,13 @@ func Target(env *harness.Env, binding service.Binding, remote func(baseURL strin
 	if err != nil {
 		return nil, err
 	}
-	ts := httptest.NewServer(svc.Handler())
-	return &localTarget{Submitter: remote(ts.URL, ts.Client()), ts: ts}, nil
+	ts := httptest.NewUnstartedServer(svc.Handler())
+	ts.Config.Protocols = new(http.Protocols)
+	ts.Config.Protocols.SetHTTP1(true)
+	ts.Config.Protocols.SetUnencryptedHTTP2(true) // A2A's gRPC column, on the same listener as `aqp serve`
+	ts.Start()
+	sub := remote(ts.URL, ts.Client())
+	return &localTarget{Submitter: sub, ts: ts}, nil
 }
 
 // harnessAdminToken is the admin token of the scenario targets' collectors.
@@ -119,4 +122,9 @@ func (t *localTarget) Issue(ctx context.Context, draft []byte) ([]byte, error) {
 	return harness.IssueOverAdminAPI(ctx, t.ts.Client(), t.ts.URL, harnessAdminToken, draft)
 }
 
-func (t *localTarget) Close() { t.ts.Close() }
+func (t *localTarget) Close() {
+	if c, ok := t.Submitter.(interface{ Close() }); ok {
+		c.Close()
+	}
+	t.ts.Close()
+}
