@@ -61,6 +61,10 @@ type Reply struct {
 	// Result is the JSON-RPC result object exactly as received, for checks of the era's wire form (resultType,
 	// _meta).
 	Result json.RawMessage
+	// Discovered is the server/discover result of a modern delivery, Initialized the initialize result of an
+	// earlier-era one (the other is nil): what the server declared about itself, the AQP extension among it.
+	Discovered  *mcp.DiscoverResult
+	Initialized *mcp.InitializeResult
 }
 
 // Deliver implements respondent.Transport: the receipt of a delivery to d, a *respondent.ProblemError when the
@@ -120,6 +124,7 @@ func (c *Client) Call(ctx context.Context, endpoint, operation, authorization st
 		return nil, &ResultError{Err: err}
 	}
 	reply.ProtocolVersion, reply.Result = conn.ProtocolVersion(), result
+	reply.Discovered, reply.Initialized = conn.Discovered, conn.Initialized
 	return reply, nil
 }
 
@@ -252,11 +257,19 @@ func Connect(ctx context.Context, hc *http.Client, endpoint string, o ConnOption
 		return c, nil
 	case v == ProtocolVersionModern:
 		if err := c.discover(ctx); err != nil {
+			if notModern(err) {
+				return nil, &EraError{Version: v, Err: err}
+			}
 			return nil, fmt.Errorf("server/discover at %s: %w", ProtocolVersionModern, err)
 		}
 		return c, nil
 	case mcp.IsValidProtocolVersion(v) && !mcp.IsModernProtocol(v):
 		if err := c.initialize(ctx, v); err != nil {
+			var re *RPCError
+			var se *StatusError
+			if errors.As(err, &re) || (errors.As(err, &se) && fallbackStatus(se.Status)) {
+				return nil, &EraError{Version: v, Err: err}
+			}
 			return nil, fmt.Errorf("initialize at %s: %w", v, err)
 		}
 		return c, nil
@@ -528,6 +541,24 @@ func (c *Conn) Close() {
 	}
 	c.session = ""
 }
+
+// EraError is a server that does not speak the MCP era a Conn was pinned to: with ProtocolVersionModern, a
+// server/discover refused as Connect's fallback rule describes; with an initialize-era version, an initialize
+// refused with a JSON-RPC error or HTTP 400, 404 or 405. Conformance columns blame D31 for it.
+type EraError struct {
+	// Version is the protocol version asked for.
+	Version string
+	// Err is the server's refusal.
+	Err error
+}
+
+// Error implements the error interface.
+func (e *EraError) Error() string {
+	return fmt.Sprintf("the server does not speak MCP %s: %v", e.Version, e.Err)
+}
+
+// Unwrap returns the refusal.
+func (e *EraError) Unwrap() error { return e.Err }
 
 // RPCError is a JSON-RPC error an MCP server answered a request with.
 type RPCError struct {
