@@ -34,7 +34,9 @@ func fetchRuntime(t *testing.T) *respondent.Respondent {
 	policy := &respondent.Policy{AllowHTTPLoopback: true}
 	r, err := respondent.New(respondent.Config{Transports: Registry(policy.Client()), Policy: policy, Grants: grants,
 		Respondent: aqp.QueryResponseRespondent{Kind: aqp.QueryResponseRespondentKindAgent, Provenance: aqp.QueryResponseRespondentProvenanceDirect},
-		Answer: func(context.Context, *respondent.Query) (respondent.Answer, error) { return respondent.Answer{Value: true}, nil }})
+		Answer: func(context.Context, *respondent.Query) (respondent.Answer, error) {
+			return respondent.Answer{Value: true}, nil
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
