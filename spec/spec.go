@@ -72,8 +72,14 @@ const (
 const (
 	// QueryHeader is the HTTPS response header carrying one query: base64url (no padding) of its compact JSON.
 	QueryHeader = "AQP-Query"
-	// MCPQueriesMetaKey is the _meta key of an MCP tool result carrying an array of QueryRequest.
+	// MCPQueriesMetaKey is the _meta key of an MCP tool result carrying an array of QueryRequest. It follows MCP
+	// 2026-07-28's _meta naming rule (a reverse-DNS prefix, "/", a name), beside MCP's own
+	// "io.modelcontextprotocol/serverInfo" (D31).
 	MCPQueriesMetaKey = "com.agentqueryprotocol/queries"
+	// MCPExtension is the extension identifier under which an MCP collector declares AQP in its server
+	// capabilities (capabilities.extensions), in server/discover and initialize alike (D31). Extension identifiers
+	// follow the same naming rule as _meta keys.
+	MCPExtension = "com.agentqueryprotocol/aqp"
 	// A2AQueriesMetadataKey is the metadata key of an A2A Message or Task carrying an array of QueryRequest.
 	A2AQueriesMetadataKey = "https://agentqueryprotocol.com/specification/" + ProtocolVersion + "/a2a/queries"
 	// A2AExtension is the extension URI an A2A agent card declares.

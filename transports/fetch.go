@@ -2,13 +2,12 @@ package transports
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
-	mcpclient "github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
@@ -77,37 +76,39 @@ func asDrop(err error, source string) *respondent.DropError {
 	return &respondent.DropError{Source: source, Reason: "not taken in", Err: err}
 }
 
+// fetchMCP speaks to the tool server as the binding's client does (aqpmcp.Connect): server/discover at 2026-07-28,
+// falling back to initialize when the server does not speak it, every reply bounded by aqpmcp.MaxCarryingReply.
 func fetchMCP(ctx context.Context, hc *http.Client, r *respondent.Respondent, url string) ([]*respondent.Query, []*respondent.DropError, error) {
-	tr, err := transport.NewStreamableHTTP(url, transport.WithHTTPBasicClient(hc))
+	conn, err := aqpmcp.Connect(ctx, hc, url, aqpmcp.ConnOptions{MaxReply: aqpmcp.MaxCarryingReply})
 	if err != nil {
-		return nil, nil, err
-	}
-	cl := mcpclient.NewClient(tr)
-	defer cl.Close()
-	if err := cl.Start(ctx); err != nil {
 		return nil, nil, fmt.Errorf("connecting to the tool server %s: %w", url, err)
 	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "aqp respondent", Version: "1"}
-	if _, err := cl.Initialize(ctx, init); err != nil {
-		return nil, nil, fmt.Errorf("initializing %s: %w", url, err)
-	}
-	tools, err := cl.ListTools(ctx, mcp.ListToolsRequest{})
+	defer conn.Close()
+	list, err := conn.Request(ctx, string(mcp.MethodToolsList), "", []byte(`{}`))
 	if err != nil {
-		return nil, nil, fmt.Errorf("listing the tools of %s: %w", url, err)
+		return nil, nil, fmt.Errorf("listing the tools of %s (MCP %s): %w", url, conn.ProtocolVersion(), err)
+	}
+	var tools mcp.ListToolsResult
+	if err := json.Unmarshal(list, &tools); err != nil {
+		return nil, nil, fmt.Errorf("the tools/list result of %s: %w", url, err)
 	}
 	if len(tools.Tools) == 0 {
 		return nil, nil, fmt.Errorf("the tool server %s has no tools to call", url)
 	}
-	call := mcp.CallToolRequest{}
-	call.Params.Name = tools.Tools[0].Name
-	call.Params.Arguments = map[string]any{}
-	res, err := cl.CallTool(ctx, call)
+	name := tools.Tools[0].Name
+	params, err := json.Marshal(map[string]any{"name": name, "arguments": map[string]any{}})
 	if err != nil {
-		return nil, nil, fmt.Errorf("calling %s at %s: %w", call.Params.Name, url, err)
+		return nil, nil, err
 	}
-	qs, drops := aqpmcp.Intake(r, "mcp tool result "+call.Params.Name, res)
+	raw, err := conn.Request(ctx, string(mcp.MethodToolsCall), name, params)
+	if err != nil {
+		return nil, nil, fmt.Errorf("calling %s at %s (MCP %s): %w", name, url, conn.ProtocolVersion(), err)
+	}
+	res, err := mcp.ParseCallToolResult(&raw)
+	if err != nil {
+		return nil, nil, fmt.Errorf("the result of %s at %s: %w", name, url, err)
+	}
+	qs, drops := aqpmcp.Intake(r, "mcp tool result "+name, res)
 	return qs, drops, nil
 }
 

@@ -25,6 +25,11 @@ const QueriesMetaKey = spec.MCPQueriesMetaKey
 // reason.
 const MaxQueriesPerResult = 16
 
+// MaxCarryingReply bounds the reply a host reads when it calls a tool whose result may carry queries
+// (ConnOptions.MaxReply of transports.Fetch): room for MaxQueriesPerResult queries of the largest size core
+// decides, plus the result around them. A larger reply fails the call rather than being buffered.
+const MaxCarryingReply = MaxQueriesPerResult*core.MaxDocumentBytes + MaxMessage
+
 // Attach adds queries (each a valid QueryRequest's JSON) to a tool result's _meta, after any it already carries.
 // An invalid request is an error and nothing is attached: a host would drop it.
 func Attach(res *mcp.CallToolResult, requests ...[]byte) error {

@@ -14,11 +14,23 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
-// TestConformance runs the whole collector scenario corpus over MCP: receipts byte-identical to core's, every
-// result's isError and retry signal checked against the binding's table, and every receipt code reached.
-// Scenarios whose body is not a JSON object cannot be carried: the tool's arguments are an object.
+// TestConformance runs the whole collector scenario corpus over each of the binding's columns — MCP 2026-07-28 and
+// 2025-11-25 against the same server: receipts byte-identical to core's (so to each other's), every result's
+// isError and retry signal checked against the binding's table, each era's wire form against D31, and every
+// receipt code reached. Scenarios whose body is not a JSON object cannot be carried: the tool's arguments are an
+// object.
 func TestConformance(t *testing.T) {
-	harness.Suite(t, mcptest.Target, harness.Options{Binding: "mcp", Carries: mcptest.Carries})
+	if len(mcptest.Columns) != 2 {
+		t.Fatalf("%d MCP columns, want 2 (one per protocol generation)", len(mcptest.Columns))
+	}
+	for _, col := range mcptest.Columns {
+		t.Run(col.Name, func(t *testing.T) {
+			if col.Binding != spec.BindingMCP {
+				t.Fatalf("column %s belongs to binding %q", col.Name, col.Binding)
+			}
+			harness.Suite(t, col.Target, harness.Options{Binding: col.Name, Carries: col.Carries})
+		})
+	}
 }
 
 // TestCarriageVectors runs the MCP carriage vectors: each vector's tool result is parsed as an MCP client parses

@@ -48,6 +48,13 @@ func TestGoSDKClient(t *testing.T) {
 	defer cancel()
 
 	cs := goSDKSession(t, q.endpoint, q.auth)
+	// The SDK's newest mode: it discovers the server and speaks 2026-07-28 without the initialize handshake.
+	if v := cs.InitializeResult().ProtocolVersion; v != aqpmcp.ProtocolVersionModern {
+		t.Fatalf("the Go SDK negotiated MCP %q, want %s", v, aqpmcp.ProtocolVersionModern)
+	}
+	if ext, _ := cs.InitializeResult().Capabilities.Extensions[spec.MCPExtension].(map[string]any); ext["tool"] != spec.MCPOperation {
+		t.Fatalf("the Go SDK sees extensions %v", cs.InitializeResult().Capabilities.Extensions)
+	}
 	tools, err := cs.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -60,6 +67,10 @@ func TestGoSDKClient(t *testing.T) {
 	}
 	if tool == nil {
 		t.Fatalf("no %s tool in %v", spec.MCPOperation, tools.Tools)
+	}
+	if a := tool.Annotations; tool.Title != aqpmcp.ToolTitle || a == nil || !a.IdempotentHint || a.ReadOnlyHint ||
+		a.DestructiveHint == nil || *a.DestructiveHint || a.OpenWorldHint == nil || *a.OpenWorldHint {
+		t.Fatalf("the Go SDK sees title %q and annotations %+v", tool.Title, a)
 	}
 	in, _ := json.Marshal(tool.InputSchema)
 	out, _ := json.Marshal(tool.OutputSchema)

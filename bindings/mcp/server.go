@@ -47,8 +47,38 @@ func (Binding) Handler(sub collector.Submitter) http.Handler { return NewServer(
 // JSON-RPC envelope around it. mcp-go reads a request body whole, so the bound is applied before it does.
 const MaxMessage = core.MaxDocumentBytes + 16<<10
 
+// The MCP protocol versions the binding names (D31): the server answers both eras on the same endpoint, and a
+// Client's ProtocolVersion picks one of them or, left empty, probes the modern one and falls back.
+const (
+	// ProtocolVersionModern is MCP 2026-07-28: no initialize handshake; server/discover, the protocol version in
+	// every request's _meta and Mcp-Protocol-Version header, Mcp-Method and Mcp-Name headers, resultType on every
+	// result.
+	ProtocolVersionModern = mcp.ProtocolVersion20260728
+	// ProtocolVersionLegacy is MCP 2025-11-25, the newest revision with the initialize handshake (2025-06-18 and
+	// 2025-03-26 are served too).
+	ProtocolVersionLegacy = mcp.ProtocolVersion20251125
+)
+
+// ExtensionKey is the identifier under which the server declares AQP among its capabilities' extensions, in
+// server/discover and in initialize (spec.MCPExtension).
+const ExtensionKey = spec.MCPExtension
+
+// Extension is the settings object of the AQP extension a collector declares (capabilities.extensions
+// ["com.agentqueryprotocol/aqp"]): the AQP version it speaks, the tool a respondent calls, and the _meta key under
+// which tool results carry queries. A host reads them from server/discover before its first call, so it learns
+// the tool without listing every tool.
+func Extension() map[string]any {
+	return map[string]any{"version": spec.ProtocolVersion, "tool": toolName, "queriesMetaKey": spec.MCPQueriesMetaKey}
+}
+
+// ToolTitle is the tool's human-readable title, as the tool's title and its annotations' title.
+const ToolTitle = "Submit an Agent Query Protocol response"
+
 // Tool is the aqp_submit_response tool as the server lists it: the bundled QueryResponse schema as inputSchema
-// and the bundled QueryReceipt schema as outputSchema.
+// and the bundled QueryReceipt schema as outputSchema, a title, and the annotations a host's policy reads: the
+// call changes the collector's state (readOnlyHint false) but never destroys anything (destructiveHint false), a
+// repeated call with the same arguments has no further effect and gets the same receipt (idempotentHint true,
+// §5's duplicates), and it reaches no world beyond the collector (openWorldHint false).
 func Tool() mcp.Tool {
 	t := mcp.NewToolWithRawSchema(toolName,
 		"Submit a response to an Agent Query Protocol query: the arguments are the QueryResponse object itself; "+
@@ -57,11 +87,16 @@ func Tool() mcp.Tool {
 			"retryable receipt's retryAfter says when to send the same response again.",
 		InputSchema())
 	t.RawOutputSchema = OutputSchema()
+	t.Title = ToolTitle
+	t.Annotations = mcp.ToolAnnotation{Title: ToolTitle, ReadOnlyHint: mcp.ToBoolPtr(false), DestructiveHint: mcp.ToBoolPtr(false),
+		IdempotentHint: mcp.ToBoolPtr(true), OpenWorldHint: mcp.ToBoolPtr(false)}
 	return t
 }
 
 // Server is the MCP binding's endpoint over a Submitter: an mcp-go streamable HTTP server in stateless mode with
-// the one tool.
+// the one tool, serving MCP 2026-07-28 (server/discover, per-request _meta) and the initialize-era revisions
+// (2025-11-25, 2025-06-18, 2025-03-26) on the same endpoint, the era decided per request from the version the
+// request declares (D31).
 type Server struct {
 	sub  collector.Submitter
 	http *server.StreamableHTTPServer
@@ -71,7 +106,8 @@ type Server struct {
 // collector).
 func NewServer(sub collector.Submitter) *Server {
 	s := &Server{sub: sub}
-	ms := server.NewMCPServer("aqp-collector", spec.ProtocolVersion, server.WithToolCapabilities(false))
+	ms := server.NewMCPServer("aqp-collector", spec.ProtocolVersion, server.WithToolCapabilities(false),
+		server.WithExtensions(map[string]any{ExtensionKey: Extension()}))
 	ms.AddTool(Tool(), s.call)
 	s.http = server.NewStreamableHTTPServer(ms,
 		server.WithStateLess(true),
@@ -83,8 +119,17 @@ func NewServer(sub collector.Submitter) *Server {
 	return s
 }
 
-// ServeHTTP serves MCP's streamable HTTP transport with every request body bounded by MaxMessage.
+// ServeHTTP serves MCP's streamable HTTP transport with every request body bounded by MaxMessage. Only POST is
+// served: GET (the legacy era's standalone SSE stream, which would stay open with nothing ever to send, since the
+// server is stateless and notifies nothing) and DELETE (ending a session the server never issued) are 405 with
+// Allow: POST in both eras, as 2026-07-28 answers them, so no request on the endpoint outlives its call.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		http.Error(w, r.Method+" is not served at this endpoint: the MCP binding is stateless and takes only POST "+
+			"(a JSON-RPC request such as tools/call of "+toolName+")", http.StatusMethodNotAllowed)
+		return
+	}
 	if r.Body != nil {
 		r.Body = http.MaxBytesReader(w, r.Body, MaxMessage)
 	}
