@@ -9,54 +9,45 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/agentqueryprotocol/aqp-go/bindings/a2a/a2atest"
-	"github.com/agentqueryprotocol/aqp-go/bindings/https/httpstest"
-	"github.com/agentqueryprotocol/aqp-go/bindings/mcp/mcptest"
+	"github.com/agentqueryprotocol/aqp-go/bindings/columns"
 	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
 )
 
-// bindingTargets are the bindings every collector scenario runs over, beside the core. Each binding's target lives
-// in its own package (bindings/*/*test); this test file may import them, the harness may not.
-var bindingTargets = []struct {
-	name    string
-	factory harness.Factory
-	carries []string
-}{
-	{"https", httpstest.Target, httpstest.Carries},
-	{"mcp", mcptest.Target, mcptest.Carries},
-	{"a2a", a2atest.Target, a2atest.Carries},
-}
+// tableColumns are the columns every collector scenario runs over, beside the core: each binding at each protocol
+// generation over each transport (bindings/columns, the one list). Each column's target lives in its binding's own
+// conformance package; this test file may import them, the harness may not.
+var tableColumns = columns.All()
 
-// table collects, per scenario, what each binding did: the one table across bindings printed after the suite.
+// table collects, per scenario, what each column did: the one table printed after the suite.
 var table = map[string]map[string]string{}
 
-var _ = Describe("one table across bindings", Ordered, func() {
+var _ = Describe("one table across every column", Ordered, func() {
 	for _, f := range scenarios {
 		for _, sc := range f.Scenarios {
-			It(sc.Name+" over core, https, mcp and a2a", func() {
+			It(sc.Name+" over core and every column", func() {
 				row := map[string]string{}
 				table[sc.Name] = row
 				ctx := context.Background()
 				want, err := harness.Run(ctx, sc, harness.Core)
 				Expect(err).NotTo(HaveOccurred(), "core")
 				row["core"] = "ok"
-				for _, b := range bindingTargets {
-					if missing := missingRequirement(sc.Requires, b.carries); missing != "" {
-						row[b.name] = "not carried (" + missing + ")"
-						By(b.name + ": not carried, the scenario requires " + missing)
+				for _, c := range tableColumns {
+					if missing := missingRequirement(sc.Requires, c.Carries); missing != "" {
+						row[c.Name] = "not carried (" + missing + ")"
+						By(c.Name + ": not carried, the scenario requires " + missing)
 						continue
 					}
-					got, err := harness.Run(ctx, sc, b.factory)
+					got, err := harness.Run(ctx, sc, c.Target)
 					if err != nil {
-						row[b.name] = "FAIL"
+						row[c.Name] = "FAIL"
 					}
-					Expect(err).NotTo(HaveOccurred(), b.name)
-					Expect(got.Receipts).To(HaveLen(len(want.Receipts)), b.name)
+					Expect(err).NotTo(HaveOccurred(), c.Name)
+					Expect(got.Receipts).To(HaveLen(len(want.Receipts)), c.Name)
 					for i := range want.Receipts {
 						Expect(string(got.Receipts[i])).To(Equal(string(want.Receipts[i])),
-							"%s: receipt of submission %d differs from core's", b.name, i)
+							"%s: receipt of submission %d differs from core's", c.Name, i)
 					}
-					row[b.name] = "ok"
+					row[c.Name] = "ok"
 				}
 			})
 		}
@@ -69,13 +60,33 @@ var _ = Describe("one table across bindings", Ordered, func() {
 		}
 		slices.Sort(names)
 		var b strings.Builder
-		b.WriteString("\n| scenario | core | https | mcp | a2a |\n| --- | --- | --- | --- | --- |\n")
+		b.WriteString("\n| scenario | core |")
+		for _, c := range tableColumns {
+			b.WriteString(" " + c.Name + " |")
+		}
+		b.WriteString("\n| --- | --- |" + strings.Repeat(" --- |", len(tableColumns)) + "\n")
 		for _, n := range names {
 			r := table[n]
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", n, r["core"], r["https"], r["mcp"], r["a2a"])
+			fmt.Fprintf(&b, "| %s | %s |", n, r["core"])
+			for _, c := range tableColumns {
+				fmt.Fprintf(&b, " %s |", r[c.Name])
+			}
+			b.WriteString("\n")
 		}
-		AddReportEntry("collector scenarios across bindings", b.String())
+		AddReportEntry("collector scenarios across every column", b.String())
 		GinkgoWriter.Print(b.String())
+	})
+})
+
+// The table has every column the issue names, so a column dropped from a binding's list fails here.
+var _ = Describe("the table's columns", func() {
+	It("are https, both MCP eras, A2A 1.0 over three transports and A2A 0.3", func() {
+		var names []string
+		for _, c := range tableColumns {
+			names = append(names, c.Name)
+		}
+		Expect(names).To(Equal([]string{"https", "mcp-2026-07-28", "mcp-2025-11-25",
+			"a2a-1.0-jsonrpc", "a2a-1.0-http-json", "a2a-1.0-grpc", "a2a-0.3-jsonrpc"}))
 	})
 })
 

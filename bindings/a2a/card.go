@@ -1,6 +1,8 @@
 package a2a
 
 import (
+	"context"
+	"encoding/json"
 	"net"
 	"net/http"
 	"net/url"
@@ -8,7 +10,6 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
-	"github.com/a2aproject/a2a-go/v2/a2asrv"
 
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
@@ -59,11 +60,55 @@ func AgentCard(publicURL string) *a2a.AgentCard {
 	}
 }
 
-// CardHandler serves the agent card as a2a-go/v2's compatibility layer writes it: the 1.0 card and, in the same
-// document, the members a 0.3 client reads (url, preferredTransport, additionalInterfaces, protocolVersion), so
-// clients of both generations find their interface.
+// CardHandler serves the agent card for clients of both generations: the document a2a-go/v2's compatibility layer
+// writes — the 1.0 card and, beside its members, those a 0.3 client reads (url, preferredTransport,
+// additionalInterfaces, protocolVersion, and each security scheme as {"type": "http", "scheme": …}) — with each
+// HTTP security scheme also under httpAuthSecurityScheme, the member A2A 1.0 (and a2a-go/v2's own card parser)
+// reads it from: the compatibility layer writes it only as "http", which 1.0 parsers refuse ("unknown security
+// scheme type"). A test parses the served card with both generations' parsers.
 func CardHandler(publicURL string) http.Handler {
-	return a2asrv.NewAgentCardHandler(a2av0.NewStaticAgentCardProducer(AgentCard(publicURL)))
+	card, err := CardJSON(publicURL)
+	if err != nil {
+		panic("a2a: the agent card does not encode: " + err.Error()) // a programming error, caught by every test
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "the agent card is read with GET", http.StatusMethodNotAllowed)
+			return
+		}
+		w.Header().Set("Access-Control-Allow-Origin", "*") // the card is public, as a2asrv serves it
+		w.Header().Set("Cache-Control", "public, max-age=300")
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(card)
+	})
+}
+
+// CardJSON is the agent card document CardHandler serves for a collector at publicURL.
+func CardJSON(publicURL string) ([]byte, error) {
+	b, err := a2av0.NewStaticAgentCardProducer(AgentCard(publicURL)).(interface {
+		CardJSON(context.Context) ([]byte, error)
+	}).CardJSON(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return nil, err
+	}
+	var schemes map[string]map[string]json.RawMessage
+	if err := json.Unmarshal(doc["securitySchemes"], &schemes); err != nil {
+		return nil, err
+	}
+	for _, s := range schemes {
+		if h, ok := s["http"]; ok {
+			s["httpAuthSecurityScheme"] = h
+		}
+	}
+	if doc["securitySchemes"], err = json.Marshal(schemes); err != nil {
+		return nil, err
+	}
+	return json.MarshalIndent(doc, "", "  ")
 }
 
 // GRPCTarget is the gRPC interface's address for a collector at publicURL: host:port, the port being the URL's

@@ -6,32 +6,31 @@ import (
 	"fmt"
 	"net/http"
 	"os/exec"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentqueryprotocol/aqp-go/bindings/a2a/a2atest"
-	"github.com/agentqueryprotocol/aqp-go/bindings/https/httpstest"
-	"github.com/agentqueryprotocol/aqp-go/bindings/mcp/mcptest"
+	"github.com/agentqueryprotocol/aqp-go/bindings/columns"
 	"github.com/agentqueryprotocol/aqp-go/conformance"
 	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
 	"github.com/agentqueryprotocol/aqp-go/conformance/report"
 	"github.com/agentqueryprotocol/aqp-go/conformance/runner"
-	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
-// runnerBindings are the bindings `aqp conformance collector` can check, each with its conformance target's
-// wire-checking submitter.
+// runnerBindings are the columns `aqp conformance collector` can check — every binding at every protocol
+// generation over every transport (bindings/columns) — each with its conformance target's wire-checking submitter.
 func runnerBindings(hc *http.Client) []runner.Binding {
-	return []runner.Binding{
-		{Name: spec.BindingHTTPS, Carries: httpstest.Carries, Requirements: httpstest.Requirements,
-			Remote: func(u string) runner.Submitter { return httpstest.Remote(u, hc) }},
-		{Name: spec.BindingMCP, Carries: mcptest.Carries, Requirements: mcptest.Requirements,
-			Remote: func(u string) runner.Submitter { return mcptest.Remote(u, hc) }},
-		{Name: spec.BindingA2A, Carries: a2atest.Carries, Requirements: a2atest.Requirements,
-			Remote: func(u string) runner.Submitter { return a2atest.Remote(u, hc) }},
+	var out []runner.Binding
+	for _, c := range columns.All() {
+		out = append(out, runner.Binding{Name: c.Name, Carries: c.Carries, Requirements: c.Requirements,
+			Remote: func(u string) runner.Submitter { return c.Remote(u, hc) }})
 	}
+	return out
 }
+
+// columnWords are the --binding values: all, each binding (all its columns) and each column.
+func columnWords() []string { return append([]string{"all"}, harness.ColumnNames(columns.All())...) }
 
 type conformanceCollectorOptions struct {
 	target, adminURL, binding, adminToken, issueCmd string
@@ -69,11 +68,11 @@ failure passed (stale) or the run could not start, 2 usage error.`,
 	f := cmd.Flags()
 	f.StringVar(&o.target, "target", "", "the collector's base URL (required)")
 	f.StringVar(&o.adminURL, "admin-url", "", "base URL whose admin API issues the queries (default: --target), e.g. another process of the same collector")
-	f.StringVar(&o.binding, "binding", "all", "binding to check: https, mcp, a2a or all")
+	f.StringVar(&o.binding, "binding", "all", "columns to check, comma-separated: all, a binding (https, mcp, a2a: all its columns) or a column ("+strings.Join(harness.ColumnNames(columns.All())[3:], ", ")+")")
 	f.StringVar(&o.adminToken, "admin-token", "", "the collector's admin token, to issue queries through its admin API (one of this and --issue-cmd is required)")
 	f.StringVar(&o.issueCmd, "issue-cmd", "", "shell command that reads a QueryDraft on stdin and prints the QueryRequest JSON (one of this and --admin-token is required)")
 	o.report.register(cmd)
-	_ = cmd.RegisterFlagCompletionFunc("binding", completeWords("https", "mcp", "a2a", "all"))
+	_ = cmd.RegisterFlagCompletionFunc("binding", completeWords(columnWords()...))
 	return cmd
 }
 
@@ -92,14 +91,17 @@ func runConformanceCollector(cmd *cobra.Command, o conformanceCollectorOptions) 
 		adminURL = o.adminURL
 	}
 	hc := &http.Client{Timeout: 30 * time.Second}
+	picked, ok := harness.SelectColumns(columns.All(), o.binding)
+	if !ok {
+		return usageError("--binding %q names no column: want %s", o.binding, strings.Join(columnWords(), ", "))
+	}
 	var bindings []runner.Binding
 	for _, b := range runnerBindings(hc) {
-		if o.binding == "all" || o.binding == b.Name {
-			bindings = append(bindings, b)
+		for _, c := range picked {
+			if c.Name == b.Name {
+				bindings = append(bindings, b)
+			}
 		}
-	}
-	if len(bindings) == 0 {
-		return usageError("--binding must be https, mcp, a2a or all, not %q", o.binding)
 	}
 	issue := func(ctx context.Context, draft []byte) ([]byte, error) {
 		return harness.IssueOverAdminAPI(ctx, hc, adminURL, o.adminToken, draft)

@@ -40,6 +40,12 @@ const (
 // Carries lists the scenario requirements (conformance.Requires*) this binding's transport can carry.
 var Carries = []string{conformance.RequiresRawBody}
 
+// Columns are the HTTPS binding's columns of the one table: one, "https" (HTTP has no protocol generations to tell
+// apart here).
+var Columns = []harness.Column{{Name: spec.BindingHTTPS, Binding: spec.BindingHTTPS, Carries: Carries,
+	Requirements: Requirements, Target: Target,
+	Remote: func(baseURL string, hc *http.Client) harness.Submitter { return Remote(baseURL, hc) }}}
+
 // Target reaches the scenario's collector over a loopback server composed as `aqp serve` composes it (the service
 // surface with the HTTPS binding): queries through the admin API, responses to the binding's endpoint.
 func Target(env *harness.Env) (harness.Target, error) {
