@@ -80,7 +80,8 @@ interop-mcp: .interop-mcp/node_modules
 ## generation each: @a2a-js/sdk 0.3.x over A2A 0.3 JSON-RPC (message/send), and @a2a-js/sdk 1.x over A2A 1.0 —
 ## the ClientFactory's default choice, then JSON-RPC, HTTP+JSON and gRPC explicitly. Each: the agent card,
 ## accepted, rejected and wrongly authorised responses, streaming, and the HTTPS binding's identical receipt for
-## the same response
+## the same response. Then the other direction: an @a2a-js/sdk 1.x agent carries a query in its reply's metadata
+## and `aqp respond --from <agent> --carrier a2a` answers it
 .PHONY: interop-a2a interop-a2a-v03 interop-a2a-v1
 INTEROP_A2A_DIR := .interop-a2a/node_modules
 INTEROP_A2A_V1_DIR := .interop-a2a-v1/node_modules
@@ -95,6 +96,8 @@ interop-a2a-v1: $(INTEROP_A2A_V1_DIR)
 	$(GO) build -o .interop-a2a-v1/aqp ./cmd/aqp
 	cp conformance/interop/a2a/v1/a2a-check-v1.mjs .interop-a2a-v1/
 	node .interop-a2a-v1/a2a-check-v1.mjs .interop-a2a-v1/aqp
+	cp conformance/interop/a2a/v1/a2a-agent-v1.mjs .interop-a2a-v1/
+	node .interop-a2a-v1/a2a-agent-v1.mjs .interop-a2a-v1/aqp
 
 $(INTEROP_A2A_DIR): conformance/interop/a2a/package.json conformance/interop/a2a/package-lock.json
 	mkdir -p .interop-a2a

@@ -12,7 +12,9 @@
 // The AQP extension is activated the way the SDK intends: the A2A-Extensions service parameter, built with
 // ServiceParameters.create(withA2AExtensions(uri)) and passed as the call's options (the SDK's Client renames it
 // to the header spelling of the negotiated version). The capability travels as the transport's Authorization:
-// a fetchImpl for the HTTP transports (as the SDK's own auth helpers do), gRPC metadata for gRPC.
+// with an explicit transport, a fetchImpl for the HTTP transports (as the SDK's own auth helpers do) and gRPC
+// metadata (a service parameter) for gRPC; in default mode (new ClientFactory(), no options at all) an
+// Authorization service parameter, which the chosen HTTP transport sends as a header.
 // Usage: node a2a-check-v1.mjs path/to/aqp
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
