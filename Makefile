@@ -76,21 +76,40 @@ interop-mcp: .interop-mcp/node_modules
 	cd .interop-mcp && npm ci --no-audit --no-fund --silent
 	touch .interop-mcp/node_modules
 
-## interop-a2a: the A2A JavaScript SDK's client (@a2a-js/sdk 0.3.x) against a real `aqp serve` on a free loopback
-## port: the agent card, accepted, rejected and wrongly authorised responses, message/stream, and the HTTPS binding's
-## identical receipt for the same response
-.PHONY: interop-a2a
+## interop-a2a: the A2A JavaScript SDK's clients against a real `aqp serve` on a free loopback port, one
+## generation each: @a2a-js/sdk 0.3.x over A2A 0.3 JSON-RPC (message/send), and @a2a-js/sdk 1.x over A2A 1.0 —
+## the ClientFactory's default choice, then JSON-RPC, HTTP+JSON and gRPC explicitly. Each: the agent card,
+## accepted, rejected and wrongly authorised responses, streaming, and the HTTPS binding's identical receipt for
+## the same response. Then the other direction: an @a2a-js/sdk 1.x agent carries a query in its reply's metadata
+## and `aqp respond --from <agent> --carrier a2a` answers it
+.PHONY: interop-a2a interop-a2a-v03 interop-a2a-v1
 INTEROP_A2A_DIR := .interop-a2a/node_modules
-interop-a2a: $(INTEROP_A2A_DIR)
+INTEROP_A2A_V1_DIR := .interop-a2a-v1/node_modules
+interop-a2a: interop-a2a-v03 interop-a2a-v1
+
+interop-a2a-v03: $(INTEROP_A2A_DIR)
 	$(GO) build -o .interop-a2a/aqp ./cmd/aqp
 	cp conformance/interop/a2a/a2a-check.mjs .interop-a2a/
 	node .interop-a2a/a2a-check.mjs .interop-a2a/aqp
+
+interop-a2a-v1: $(INTEROP_A2A_V1_DIR)
+	$(GO) build -o .interop-a2a-v1/aqp ./cmd/aqp
+	cp conformance/interop/a2a/v1/a2a-check-v1.mjs .interop-a2a-v1/
+	node .interop-a2a-v1/a2a-check-v1.mjs .interop-a2a-v1/aqp
+	cp conformance/interop/a2a/v1/a2a-agent-v1.mjs .interop-a2a-v1/
+	node .interop-a2a-v1/a2a-agent-v1.mjs .interop-a2a-v1/aqp
 
 $(INTEROP_A2A_DIR): conformance/interop/a2a/package.json conformance/interop/a2a/package-lock.json
 	mkdir -p .interop-a2a
 	cp conformance/interop/a2a/package.json conformance/interop/a2a/package-lock.json .interop-a2a/
 	cd .interop-a2a && npm ci --no-audit --no-fund --silent
 	touch $(INTEROP_A2A_DIR)
+
+$(INTEROP_A2A_V1_DIR): conformance/interop/a2a/v1/package.json conformance/interop/a2a/v1/package-lock.json
+	mkdir -p .interop-a2a-v1
+	cp conformance/interop/a2a/v1/package.json conformance/interop/a2a/v1/package-lock.json .interop-a2a-v1/
+	cd .interop-a2a-v1 && npm ci --no-audit --no-fund --silent
+	touch $(INTEROP_A2A_V1_DIR)
 
 ## vectors: regenerate conformance/vectors/{standalone,paired,carriage} from the tables in conformance/internal/vectorgen
 .PHONY: vectors
@@ -109,4 +128,4 @@ fuzz:
 	GO=$(GO) FUZZTIME=$(FUZZTIME) ./scripts/fuzz.sh $(FUZZPKGS)
 
 clean:
-	rm -rf .interop .interop-mcp .interop-a2a
+	rm -rf .interop .interop-mcp .interop-a2a .interop-a2a-v1

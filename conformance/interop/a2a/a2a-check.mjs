@@ -1,6 +1,10 @@
 // Drives the AQP A2A binding with the A2A JavaScript SDK's client (@a2a-js/sdk 0.3.x), against a real `aqp serve`
-// it starts on a free loopback port with a temporary data directory:
-//   - resolve the agent card and check it declares the AQP extension;
+// it starts on a free loopback port with a temporary data directory. This is the A2A 0.3 generation (JSON-RPC
+// message/send, message/stream, tasks/get); v1/a2a-check-v1.mjs drives A2A 1.0 with the SDK's 1.x client.
+//   - resolve the agent card and check it declares the AQP extension and, in its 0.3 members, the JSON-RPC
+//     endpoint at protocolVersion 0.3;
+//   - the query's delivery names the endpoint and operation SendMessage (A2A 1.0's name: a 0.3 client sends the
+//     same response by message/send);
 //   - send a wrongly authorised response (unauthorized), a rejected one (answer_invalid) and an accepted one,
 //     each as a DataPart marked {"aqpObject": "response"}, reading the receipt DataPart of the reply Message;
 //   - send the accepted response again over message/stream: one event, the same receipt;
@@ -94,7 +98,8 @@ async function main() {
     const card = await anon.getAgentCard();
     const exts = (card.capabilities && card.capabilities.extensions) || [];
     check(exts.some((e) => e.uri === EXTENSION), "the agent card declares the AQP extension", exts);
-    check(card.url === collector.url + "/a2a" && card.preferredTransport === "JSONRPC", "the card names the JSON-RPC endpoint", card.url);
+    check(card.url === collector.url + "/a2a" && card.preferredTransport === "JSONRPC" && card.protocolVersion === "0.3",
+      "the card names the JSON-RPC endpoint at A2A 0.3", { url: card.url, preferredTransport: card.preferredTransport, protocolVersion: card.protocolVersion });
     check((card.skills || []).length === 1, "the card has one skill", card.skills);
     const schemes = Object.values(card.securitySchemes || {});
     check(schemes.some((s) => s.type === "http" && /^bearer$/i.test(s.scheme)), "the card declares the bearer scheme", card.securitySchemes);
@@ -109,7 +114,7 @@ async function main() {
       method: "POST", headers: { "Content-Type": "application/json", Authorization: "Bearer " + ADMIN }, body: JSON.stringify(draft),
     });
     const query = await issued.json();
-    check(issued.status === 201 && query.delivery.binding === "a2a" && query.delivery.operation === "message/send" &&
+    check(issued.status === 201 && query.delivery.binding === "a2a" && query.delivery.operation === "SendMessage" &&
       query.delivery.endpoint === card.url, "the query's delivery names the A2A endpoint", query.delivery);
     const auth = query.delivery.authorization;
     const response = (answer) => ({
