@@ -2,7 +2,9 @@ package service
 
 import (
 	"encoding/json"
+	"net"
 	"net/http"
+	"net/url"
 
 	"github.com/agentqueryprotocol/aqp-go/gen/api"
 	"github.com/agentqueryprotocol/aqp-go/internal/httpio"
@@ -18,6 +20,20 @@ func (s *Service) GetDiscovery(w http.ResponseWriter, r *http.Request) {
 			op := e.Operation
 			db.Operation = &op
 		}
+		for _, t := range e.Transports {
+			dt := api.DiscoveryTransport{ProtocolVersion: t.ProtocolVersion, Transport: t.Name, Endpoint: s.publicURL + t.Path}
+			if t.HostPort {
+				dt.Endpoint = hostPort(s.publicURL)
+			}
+			if t.Operation != "" {
+				op := t.Operation
+				dt.Operation = &op
+			}
+			if db.Transports == nil {
+				db.Transports = &[]api.DiscoveryTransport{}
+			}
+			*db.Transports = append(*db.Transports, dt)
+		}
 		d.Bindings = append(d.Bindings, db)
 	}
 	names := map[string]string{spec.RequestSchema: "QueryRequest", spec.ResponseSchema: "QueryResponse",
@@ -29,6 +45,21 @@ func (s *Service) GetDiscovery(w http.ResponseWriter, r *http.Request) {
 	d.Openapi = &openapi
 	b, _ := json.Marshal(d)
 	httpio.WriteJSON(w, http.StatusOK, b)
+}
+
+// hostPort is the public URL's host:port, the port being the URL's own or its scheme's default.
+func hostPort(publicURL string) string {
+	u, err := url.Parse(publicURL)
+	if err != nil || u.Host == "" {
+		return publicURL
+	}
+	if u.Port() != "" {
+		return u.Host
+	}
+	if u.Scheme == "https" {
+		return net.JoinHostPort(u.Hostname(), "443")
+	}
+	return net.JoinHostPort(u.Hostname(), "80")
 }
 
 // GetSchema serves a schema at the path of its $id, byte for byte as in spec/.

@@ -84,9 +84,15 @@ const (
 // core, which answers it with a receipt when it can.
 const MaxRequest = httpio.MaxBody*4/3 + 64<<10
 
-// Endpoint is what the A2A binding serves: /a2a, delivery.operation SendMessage.
+// Endpoint is what the A2A binding serves: /a2a, delivery.operation SendMessage, and every generation and
+// transport (D32), as /.well-known/aqp lists them.
 func Endpoint() collector.Endpoint {
-	return collector.Endpoint{Binding: Name, Path: spec.A2APath, Operation: spec.A2AOperation}
+	return collector.Endpoint{Binding: Name, Path: spec.A2APath, Operation: spec.A2AOperation, Transports: []collector.Transport{
+		{ProtocolVersion: Version, Name: "JSONRPC", Path: spec.A2APath, Operation: SendMethod},
+		{ProtocolVersion: Version, Name: "HTTP+JSON", Path: spec.A2APath, Operation: "POST " + spec.A2APath + RESTSendPath},
+		{ProtocolVersion: Version, Name: "GRPC", HostPort: true, Operation: GRPCService + "/" + SendMethod},
+		{ProtocolVersion: LegacyVersion, Name: "JSONRPC", Path: spec.A2APath, Operation: LegacySendMethod},
+	}}
 }
 
 // Binding is the A2A binding as a service composes it: it declares its Endpoint, builds its handler over the

@@ -30,7 +30,10 @@ const toolName = spec.MCPOperation
 
 // Endpoint is what the MCP binding serves: streamable HTTP at /mcp, delivery.operation aqp_submit_response.
 func Endpoint() collector.Endpoint {
-	return collector.Endpoint{Binding: Name, Path: spec.MCPPath, Operation: toolName}
+	return collector.Endpoint{Binding: Name, Path: spec.MCPPath, Operation: toolName, Transports: []collector.Transport{
+		{ProtocolVersion: ProtocolVersionModern, Name: "streamable-http", Path: spec.MCPPath, Operation: toolName},
+		{ProtocolVersion: ProtocolVersionLegacy, Name: "streamable-http", Path: spec.MCPPath, Operation: toolName},
+	}}
 }
 
 // Binding is the MCP binding as a service composes it: it declares its Endpoint and builds its handler over the

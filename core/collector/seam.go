@@ -76,6 +76,23 @@ type Endpoint struct {
 	Path string
 	// Operation is the delivery.operation of a query for this binding; "" for none.
 	Operation string
+	// Transports are the protocol generations and transports the binding serves, newest first, for discovery
+	// (D31, D32); none for a binding with one.
+	Transports []Transport
+}
+
+// Transport is one protocol generation over one transport that a binding serves, as /.well-known/aqp lists it.
+type Transport struct {
+	// ProtocolVersion is the binding protocol's version (MCP "2026-07-28", A2A "1.0").
+	ProtocolVersion string
+	// Name is the transport as the binding protocol names it ("streamable-http"; "JSONRPC", "HTTP+JSON", "GRPC").
+	Name string
+	// Path is where it is served, relative to the collector's public URL; "" with HostPort.
+	Path string
+	// HostPort: the transport is dialled at the public URL's host:port (gRPC), not at a URL.
+	HostPort bool
+	// Operation is the operation a response is sent with over this transport.
+	Operation string
 }
 
 // Issuer issues queries from drafts: the QueryDraft JSON in, the complete QueryRequest JSON (capability included)

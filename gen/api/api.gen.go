@@ -126,10 +126,28 @@ type DiscoveryBinding struct {
 	Binding   DiscoveryBindingBinding `json:"binding"`
 	Endpoint  string                  `json:"endpoint"`
 	Operation *string                 `json:"operation,omitempty"`
+
+	// Transports Every protocol generation and transport the binding serves, newest first (D31, D32): MCP 2026-07-28 and 2025-11-25 on the one streamable HTTP endpoint; A2A 1.0 over JSON-RPC, HTTP+JSON and gRPC, and A2A 0.3 over JSON-RPC.
+	Transports *[]DiscoveryTransport `json:"transports,omitempty"`
 }
 
 // DiscoveryBindingBinding defines model for DiscoveryBinding.Binding.
 type DiscoveryBindingBinding string
+
+// DiscoveryTransport defines model for DiscoveryTransport.
+type DiscoveryTransport struct {
+	// Endpoint Where it is served: a URL, or host:port for gRPC.
+	Endpoint string `json:"endpoint"`
+
+	// Operation The operation a response is sent with over this transport.
+	Operation *string `json:"operation,omitempty"`
+
+	// ProtocolVersion The binding protocol's version (MCP 2026-07-28, A2A 1.0).
+	ProtocolVersion string `json:"protocolVersion"`
+
+	// Transport The transport, as the binding protocol names it (streamable-http; JSONRPC, HTTP+JSON, GRPC).
+	Transport string `json:"transport"`
+}
 
 // Problem RFC 9457 problem details.
 type Problem struct {
