@@ -226,7 +226,13 @@ func readCard(ctx context.Context, hc *http.Client, origin string) (*a2a.AgentCa
 	if body == nil {
 		return nil, err
 	}
-	return a2av0.NewAgentCardParser()(body)
+	if card, err = a2av0.NewAgentCardParser()(body); err != nil {
+		return nil, err
+	}
+	if len(card.SupportedInterfaces) == 0 {
+		return nil, errors.New("the agent card lists no interface")
+	}
+	return card, nil
 }
 
 // majorMinor reduces a protocol version to major.minor ("1.0.0" → "1.0").

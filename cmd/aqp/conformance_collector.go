@@ -34,6 +34,7 @@ func columnWords() []string { return append([]string{"all"}, harness.ColumnNames
 
 type conformanceCollectorOptions struct {
 	target, adminURL, binding, adminToken, issueCmd string
+	parallel                                        int
 	report                                          reportFlags
 }
 
@@ -71,6 +72,7 @@ failure passed (stale) or the run could not start, 2 usage error.`,
 	f.StringVar(&o.binding, "binding", "all", "columns to check, comma-separated: all, a binding (https, mcp, a2a: all its columns) or a column ("+strings.Join(harness.ColumnNames(columns.All())[3:], ", ")+")")
 	f.StringVar(&o.adminToken, "admin-token", "", "the collector's admin token, to issue queries through its admin API (one of this and --issue-cmd is required)")
 	f.StringVar(&o.issueCmd, "issue-cmd", "", "shell command that reads a QueryDraft on stdin and prints the QueryRequest JSON (one of this and --admin-token is required)")
+	f.IntVar(&o.parallel, "parallel", 1, "columns checked at once (each column's scenarios in order); every column is one client, so raise it only against a collector whose per-client failure limit allows")
 	o.report.register(cmd)
 	_ = cmd.RegisterFlagCompletionFunc("binding", completeWords(columnWords()...))
 	return cmd
@@ -135,7 +137,7 @@ func runConformanceCollector(cmd *cobra.Command, o conformanceCollectorOptions) 
 		return err
 	}
 	start := time.Now()
-	recs, err := runner.Run(cmd.Context(), runner.Options{Target: o.target, Bindings: bindings, Issue: issue, Progress: cmd.OutOrStdout(), Run: run})
+	recs, err := runner.Run(cmd.Context(), runner.Options{Target: o.target, Bindings: bindings, Issue: issue, Progress: cmd.OutOrStdout(), Run: run, Parallel: o.parallel})
 	if err != nil {
 		return usageError("%v", err)
 	}

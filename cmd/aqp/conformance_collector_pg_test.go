@@ -20,17 +20,17 @@ func TestConformanceCollectorTwoProcessesOnePostgres(t *testing.T) {
 	}
 	url := freshPostgres(t, "aqp_e2e_conformance_")
 	env := []string{"AQP_ADMIN_TOKEN=two"}
-	a := startServe(t, env, "--data-dir", t.TempDir(), "--store", url)
-	b := startServe(t, env, "--data-dir", t.TempDir(), "--store", url)
+	a := startServe(t, env, "--data-dir", t.TempDir(), "--store", url, "--failure-limit", "0")
+	b := startServe(t, env, "--data-dir", t.TempDir(), "--store", url, "--failure-limit", "0")
 	cmd := exec.Command(aqpBinary(t), "conformance", "collector", "--target", b.url, "--admin-url", a.url,
-		"--binding", "all", "--admin-token", "two")
+		"--binding", "all", "--parallel", "7", "--admin-token", "two")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("aqp conformance collector against two processes: %v\n%s", err, out)
 	}
 	// The runner's progress lines: STATUS binding scenario[: evidence].
 	passed, skipped := map[string]int{}, map[string]int{}
-	for _, m := range regexp.MustCompile(`(?m)^(PASS|FAIL|SKIP) +(https|mcp|a2a) +(\S+)`).FindAllStringSubmatch(string(out), -1) {
+	for _, m := range regexp.MustCompile(`(?m)^(PASS|FAIL|SKIP) +(https|mcp-\S+|a2a-\S+) +(\S+)`).FindAllStringSubmatch(string(out), -1) {
 		switch m[1] {
 		case "PASS":
 			passed[m[2]]++
@@ -48,7 +48,7 @@ func TestConformanceCollectorTwoProcessesOnePostgres(t *testing.T) {
 	for _, f := range files {
 		n += len(f.Scenarios)
 	}
-	for _, bnd := range []string{"https", "mcp", "a2a"} {
+	for _, bnd := range []string{"https", "mcp-2026-07-28", "mcp-2025-11-25", "a2a-1.0-jsonrpc", "a2a-1.0-http-json", "a2a-1.0-grpc", "a2a-0.3-jsonrpc"} {
 		if passed[bnd] == 0 || passed[bnd]+skipped[bnd] != n {
 			t.Errorf("%s: %d passed and %d skipped of %d scenarios:\n%s", bnd, passed[bnd], skipped[bnd], n, out)
 		}

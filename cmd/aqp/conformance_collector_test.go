@@ -20,13 +20,13 @@ func TestConformanceCollectorAgainstServe(t *testing.T) {
 		t.Skip("runs the corpus with real waiting (about 25 s)")
 	}
 	data := t.TempDir()
-	p := startServe(t, nil, "--data-dir", data)
+	p := startServe(t, nil, "--data-dir", data, "--failure-limit", "0")
 	token, err := os.ReadFile(filepath.Join(data, "admin-token"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	reports := t.TempDir()
-	cmd := exec.Command(aqpBinary(t), "conformance", "collector", "--target", p.url, "--binding", "all",
+	cmd := exec.Command(aqpBinary(t), "conformance", "collector", "--target", p.url, "--binding", "all", "--parallel", "7",
 		"--admin-token", strings.TrimSpace(string(token)), "--report-dir", reports)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -70,7 +70,7 @@ func TestConformanceCollectorAgainstServe(t *testing.T) {
 			t.Errorf("%s over %s: %s", c.Scenario, c.Binding, c.Status)
 		}
 	}
-	for _, bnd := range []string{"https", "mcp", "a2a"} {
+	for _, bnd := range []string{"https", "mcp-2026-07-28", "mcp-2025-11-25", "a2a-1.0-jsonrpc", "a2a-1.0-http-json", "a2a-1.0-grpc", "a2a-0.3-jsonrpc"} {
 		want := slices.Clone(control)
 		if bnd != "https" {
 			want = append(want, "collector/problem/not-json") // a raw body: MCP and A2A carry an object

@@ -36,7 +36,7 @@ type serveOptions struct {
 	addr, store, dataDir, publicURL, continuations, logFormat string
 	continuationKey                                           string
 	shutdownTimeout, storeTimeout                             time.Duration
-	rateLimit                                                 float64
+	rateLimit, failureLimit                                   float64
 }
 
 func newServeCmd() *cobra.Command {
@@ -79,6 +79,7 @@ Exit status: 0 stopped by a signal, 1 could not start or failed, 2 usage error.`
 	f.StringVar(&o.continuationKey, "continuation-key-file", "", "file holding the 32-byte continuation-capability key (base64url), kept outside the store (default: $"+collector.ContinuationKeyEnv+", else a key the store keeps; see D18)")
 	f.DurationVar(&o.storeTimeout, "store-timeout", collector.DefaultStoreTimeout, "bound on every store call; past it a submission gets a retryable unavailable receipt (503)")
 	f.Float64Var(&o.rateLimit, "rate-limit", collector.DefaultRateLimit.PerSecond, "new submissions per second per query from its capability holder before rate_limited (0 disables)")
+	f.Float64Var(&o.failureLimit, "failure-limit", collector.DefaultFailureLimit.PerSecond, "failed submissions per second per client (wrong capability, unknown query, malformed) before rate_limited, burst ten times that (0 disables)")
 	_ = cmd.MarkFlagDirname("data-dir")
 	_ = cmd.MarkFlagFilename("continuations", "json", "yaml", "yml")
 	_ = cmd.RegisterFlagCompletionFunc("log-format", completeWords("text", "json"))
@@ -145,6 +146,7 @@ func serve(ctx context.Context, o serveOptions, stdout io.Writer, log *slog.Logg
 	h, err := newHandler(handlerConfig{
 		Store: store, PublicURL: publicURL, Rules: rules, Logger: log, AdminToken: token.value,
 		RateLimit:       collector.RateLimit{PerSecond: o.rateLimit, Burst: int(2 * o.rateLimit), Disabled: o.rateLimit <= 0},
+		FailureLimit:    collector.RateLimit{PerSecond: o.failureLimit, Burst: int(10 * o.failureLimit), Disabled: o.failureLimit <= 0},
 		StoreTimeout:    o.storeTimeout,
 		ContinuationKey: key,
 	})
@@ -182,12 +184,14 @@ func serve(ctx context.Context, o serveOptions, stdout io.Writer, log *slog.Logg
 
 // handlerConfig is what the collector's HTTP surface is composed from.
 type handlerConfig struct {
-	Store      collector.Store
-	PublicURL  string
-	Rules      *collector.Rules
-	Logger     *slog.Logger
-	RateLimit  collector.RateLimit
-	AdminToken string
+	Store     collector.Store
+	PublicURL string
+	Rules     *collector.Rules
+	Logger    *slog.Logger
+	RateLimit collector.RateLimit
+	// FailureLimit bounds failed submissions per client (--failure-limit).
+	FailureLimit collector.RateLimit
+	AdminToken   string
 	// StoreTimeout bounds every store call (--store-timeout).
 	StoreTimeout time.Duration
 	// ContinuationKey, when set, is the continuation-capability key kept outside the store (D18).
@@ -199,7 +203,7 @@ type handlerConfig struct {
 func newHandler(cfg handlerConfig) (http.Handler, error) {
 	svc, err := service.New(service.Config{
 		Collector: collector.Config{Store: cfg.Store, PublicURL: cfg.PublicURL, Rules: cfg.Rules, Logger: cfg.Logger,
-			RateLimit: cfg.RateLimit, StoreTimeout: cfg.StoreTimeout, ContinuationKey: cfg.ContinuationKey},
+			RateLimit: cfg.RateLimit, FailureLimit: cfg.FailureLimit, StoreTimeout: cfg.StoreTimeout, ContinuationKey: cfg.ContinuationKey},
 		Bindings:   []service.Binding{https.Binding{}, mcp.Binding{}, a2a.Binding{}},
 		AdminToken: cfg.AdminToken,
 		Logger:     cfg.Logger,

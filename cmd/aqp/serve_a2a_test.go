@@ -24,22 +24,24 @@ import (
 func TestServeA2A(t *testing.T) {
 	p := startServe(t, []string{"AQP_ADMIN_TOKEN=a2a"}, "--data-dir", t.TempDir())
 	disc := get(t, p.url+"/.well-known/aqp")
-	if !strings.Contains(disc, `"binding":"a2a"`) || !strings.Contains(disc, p.url+"/a2a") || !strings.Contains(disc, `"message/send"`) {
+	if !strings.Contains(disc, `"binding":"a2a"`) || !strings.Contains(disc, p.url+"/a2a") || !strings.Contains(disc, `"SendMessage"`) ||
+		!strings.Contains(disc, `"transport":"GRPC"`) || !strings.Contains(disc, `"protocolVersion":"0.3"`) {
 		t.Fatalf("discovery does not list the a2a binding: %s", disc)
 	}
-	if card := get(t, p.url+spec.A2AAgentCardPath); !strings.Contains(card, spec.A2AExtension) || !strings.Contains(card, `"url":"`+p.url+`/a2a"`) {
+	if card := get(t, p.url+spec.A2AAgentCardPath); !strings.Contains(card, spec.A2AExtension) || !strings.Contains(card, `"url": "`+p.url+`/a2a"`) ||
+		!strings.Contains(card, `"httpAuthSecurityScheme"`) {
 		t.Fatalf("agent card: %s", card)
 	}
 	q := queryCreate(t, p.url, "a2a", append([]string{"--binding", "a2a"}, quickstartFlags...)...)
 	d := q["delivery"].(map[string]any)
-	if d["binding"] != "a2a" || d["endpoint"] != p.url+"/a2a" || d["operation"] != "message/send" {
+	if d["binding"] != "a2a" || d["endpoint"] != p.url+"/a2a" || d["operation"] != "SendMessage" {
 		t.Fatalf("delivery: %v", d)
 	}
 	endpoint, auth, queryID := delivery(q)
 	body := quickstartResponse(queryID, uuid.Must(uuid.NewV7()).String(), "partly")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	receipt, err := (&a2a.Client{}).Deliver(ctx, respondent.Delivery{Binding: "a2a", Endpoint: endpoint, Operation: "message/send", Authorization: auth}, body)
+	receipt, err := (&a2a.Client{}).Deliver(ctx, respondent.Delivery{Binding: "a2a", Endpoint: endpoint, Operation: "SendMessage", Authorization: auth}, body)
 	if err != nil || !strings.Contains(string(receipt), `"status":"accepted"`) {
 		t.Fatalf("deliver: %v %s", err, receipt)
 	}

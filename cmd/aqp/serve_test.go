@@ -352,7 +352,7 @@ func TestQueryCreateDraftAndErrors(t *testing.T) {
 		t.Fatalf("draft not honoured: %v", q)
 	}
 	if a := queryCreate(t, p.url, "drafts", "--draft", draftFile, "--binding", "a2a")["delivery"].(map[string]any); a["binding"] != "a2a" ||
-		a["endpoint"] != p.url+"/a2a" || a["operation"] != "message/send" {
+		a["endpoint"] != p.url+"/a2a" || a["operation"] != "SendMessage" {
 		t.Fatalf("--binding a2a: delivery %v", a)
 	}
 	exp, _ := core.ParseDateTime(q["expiresAt"].(string))

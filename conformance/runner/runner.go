@@ -67,6 +67,10 @@ type Options struct {
 	Files []conformance.ScenarioFile
 	// Run, when set, keeps only the scenarios whose name it matches, to look at one failure without the rest.
 	Run *regexp.Regexp
+	// Parallel is how many columns run at once (each column's scenarios run in order); 0 or 1 runs them one after
+	// another. Every column is one client of the collector, so a collector that limits failed submissions per
+	// client address sees them together: raise it against a collector whose limits allow.
+	Parallel int
 }
 
 // Status is a check's verdict, as the report gives it.
@@ -124,41 +128,68 @@ func Run(ctx context.Context, opts Options) ([]Record, error) {
 	if opts.Progress != nil {
 		fmt.Fprintln(opts.Progress, Plan(files, opts.Bindings))
 	}
+	parallel := max(opts.Parallel, 1)
+	perColumn := make([][]Record, len(opts.Bindings))
+	var progress sync.Mutex
+	sem := make(chan struct{}, parallel)
+	var wg sync.WaitGroup
+	for i, b := range opts.Bindings {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			perColumn[i] = runColumn(ctx, opts, files, b, &progress)
+		}()
+	}
+	wg.Wait()
 	var out []Record
-	for _, b := range opts.Bindings {
-		sub := b.Remote(opts.Target)
-		for _, f := range files {
-			for _, sc := range f.Scenarios {
-				start := time.Now()
-				rec := Record{Scenario: sc.Name, File: f.Path, Requirements: sc.Requirements, Binding: b.Name}
-				if rec.Requirements == nil {
-					rec.Requirements = []string{}
-				}
-				if reason := SkipReason(sc, b); reason != "" {
-					rec.Status, rec.Evidence = Skip, reason
-				} else if err := runOne(ctx, sc, opts.Issue, sub); errors.Is(err, harness.ErrRefusalNotReadable) {
-					rec.Status, rec.Evidence = Skip, "the issuer's refusal of a draft does not list {pointer, keyword} errors to compare: "+err.Error()
-				} else if err != nil {
-					rec.Status, rec.Evidence, rec.FailedRequirements = Fail, err.Error(), Attribute(err, rec.Requirements)
-				} else {
-					rec.Status = Pass
-					if waits(sc) {
-						rec.Evidence = fmt.Sprintf("moved the clock by really waiting (ttlSeconds %d): %.1f s", int(RealTTL/time.Second), time.Since(start).Seconds())
-					}
-				}
-				rec.Seconds = time.Since(start).Seconds()
-				if opts.Progress != nil {
-					fmt.Fprintf(opts.Progress, "%-4s %-5s %s", strings.ToUpper(string(rec.Status)), b.Name, sc.Name)
-					if rec.Status != Pass && rec.Evidence != "" {
-						fmt.Fprintf(opts.Progress, ": %s", firstLine(rec.Evidence))
-					}
-					fmt.Fprintln(opts.Progress)
-				}
-				out = append(out, rec)
-			}
-		}
+	for _, recs := range perColumn {
+		out = append(out, recs...)
 	}
 	return out, nil
+}
+
+// runColumn runs every scenario over one column, in order, and returns its records; progress lines are written
+// under mu, since columns may run at once.
+func runColumn(ctx context.Context, opts Options, files []conformance.ScenarioFile, b Binding, mu *sync.Mutex) []Record {
+	var out []Record
+	sub := b.Remote(opts.Target)
+	for _, f := range files {
+		for _, sc := range f.Scenarios {
+			start := time.Now()
+			rec := Record{Scenario: sc.Name, File: f.Path, Requirements: sc.Requirements, Binding: b.Name}
+			if rec.Requirements == nil {
+				rec.Requirements = []string{}
+			}
+			if reason := SkipReason(sc, b); reason != "" {
+				rec.Status, rec.Evidence = Skip, reason
+			} else if err := runOne(ctx, sc, opts.Issue, sub); errors.Is(err, harness.ErrRefusalNotReadable) {
+				rec.Status, rec.Evidence = Skip, "the issuer's refusal of a draft does not list {pointer, keyword} errors to compare: "+err.Error()
+			} else if err != nil {
+				rec.Status, rec.Evidence, rec.FailedRequirements = Fail, err.Error(), Attribute(err, rec.Requirements)
+			} else {
+				rec.Status = Pass
+				if waits(sc) {
+					rec.Evidence = fmt.Sprintf("moved the clock by really waiting (ttlSeconds %d): %.1f s", int(RealTTL/time.Second), time.Since(start).Seconds())
+				}
+			}
+			rec.Seconds = time.Since(start).Seconds()
+			if opts.Progress != nil {
+				line := fmt.Sprintf("%-4s %-5s %s", strings.ToUpper(string(rec.Status)), b.Name, sc.Name)
+				if rec.Status != Pass && rec.Evidence != "" {
+					line += ": " + firstLine(rec.Evidence)
+				}
+				mu.Lock()
+				fmt.Fprintln(opts.Progress, line)
+				mu.Unlock()
+			}
+			out = append(out, rec)
+		}
+	}
+	if c, ok := sub.(interface{ Close() }); ok {
+		c.Close()
+	}
+	return out
 }
 
 // Attribute names the requirements a failed scenario is attributed to (a copy, sorted): those of the wire check that
