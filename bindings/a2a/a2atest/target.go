@@ -44,7 +44,7 @@ import (
 // marked receipt that is a valid QueryReceipt, and every receipt a result, never an error (D27).
 // A failed check is a *harness.RuleError naming what it breaks; the corpus passing over every column
 // (conformance/bindings_test.go) is their passing proof.
-var Requirements = []string{ReqA2A, ReqReceipt, ReqD27, ReqSameObjects}
+var Requirements = []string{ReqA2A, ReqReceipt, ReqD27, ReqSameObjects, ReqD32, ReqD33}
 
 // The requirements the checks name.
 const (
@@ -53,6 +53,11 @@ const (
 	ReqD27     = "AQP-D27"
 	// ReqSameObjects is named when the receipt part is receipt-shaped but not a valid QueryReceipt.
 	ReqSameObjects = "AQP-BIND-SAME-OBJECTS"
+	// ReqD32 is named when an A2A 1.0 column's reply is not in 1.0's form (a Message with role ROLE_AGENT, the
+	// extension listed, its receipt part with mediaType application/json) or refuses the 1.0 request form.
+	ReqD32 = "AQP-D32"
+	// ReqD33 is named when the gRPC column's receipt is not a raw part holding the receipt's bytes.
+	ReqD33 = "AQP-D33"
 )
 
 // Carries lists the scenario requirements the binding's transports can carry: none, since the response is a
@@ -118,7 +123,9 @@ func (t *jsonrpc) Submit(ctx context.Context, body []byte, auth string) (harness
 		switch reply.Error.Code {
 		case a2ab.ProblemCode:
 			return harness.Result{Problem: true}, nil
-		case a2ab.CodeParseError, a2ab.CodeInvalidRequest, a2ab.CodeMethodNotFound, a2ab.CodeExtensionSupportRequired, a2ab.CodeVersionNotSupported:
+		case a2ab.CodeExtensionSupportRequired, a2ab.CodeVersionNotSupported:
+			return harness.Result{}, harness.Wire(fmt.Sprintf("JSON-RPC error %d (%s) to a well-formed %s activating the AQP extension", reply.Error.Code, reply.Error.Message, method), ReqA2A, ReqD32)
+		case a2ab.CodeParseError, a2ab.CodeInvalidRequest, a2ab.CodeMethodNotFound:
 			return harness.Result{}, harness.Wire(fmt.Sprintf("JSON-RPC error %d (%s) to a well-formed %s", reply.Error.Code, reply.Error.Message, method), ReqA2A)
 		default:
 			return harness.Result{}, harness.Wire(fmt.Sprintf("JSON-RPC error %d (%s); a submission's only error is %d, every receipt is a result", reply.Error.Code, reply.Error.Message, a2ab.ProblemCode), ReqD27)
@@ -136,7 +143,7 @@ func (t *jsonrpc) Submit(ctx context.Context, body []byte, auth string) (harness
 	}
 	receipt, err := ReceiptOf(msg, t.v10)
 	if err != nil {
-		return harness.Result{}, harness.Wire(err.Error(), ReqReceipt)
+		return harness.Result{}, receiptWire(err)
 	}
 	return checkReceipt(receipt)
 }
@@ -282,7 +289,7 @@ func (t *rest) Submit(ctx context.Context, body []byte, auth string) (harness.Re
 	}
 	receipt, err := ReceiptOf(w.Message, true)
 	if err != nil {
-		return harness.Result{}, harness.Wire(err.Error(), ReqReceipt)
+		return harness.Result{}, receiptWire(err)
 	}
 	return checkReceipt(receipt)
 }
@@ -377,7 +384,7 @@ func (t *grpcSubmitter) Submit(ctx context.Context, body []byte, auth string) (h
 	p := msg.GetParts()[0]
 	raw, ok := p.GetContent().(*a2apb.Part_Raw)
 	if !ok || p.GetMetadata().GetFields()["aqpObject"].GetStringValue() != "receipt" || p.GetMediaType() != "application/json" {
-		return harness.Result{}, harness.Wire(fmt.Sprintf("the reply's part is not a raw application/json part marked receipt: %v", p), ReqReceipt)
+		return harness.Result{}, harness.Wire(fmt.Sprintf("the reply's part is not a raw application/json part marked receipt: %v", p), ReqReceipt, ReqD33)
 	}
 	return checkReceipt(raw.Raw)
 }
@@ -432,9 +439,11 @@ func ReceiptOf(msg json.RawMessage, v10 bool) ([]byte, error) {
 	}
 	hasExt := strings.Contains(strings.Join(m.Extensions, " "), spec.A2AExtension)
 	if v10 {
-		if m.Role != "ROLE_AGENT" || m.MessageID == "" || m.Kind != "" || len(m.Parts) != 1 || !hasExt ||
-			m.Parts[0].Metadata["aqpObject"] != "receipt" || m.Parts[0].MediaType != "application/json" {
-			return nil, fmt.Errorf("the result is not an A2A 1.0 reply Message with one application/json part marked receipt: %s", msg)
+		if m.Role != "ROLE_AGENT" || m.MessageID == "" || m.Kind != "" || !hasExt {
+			return nil, &notV10{fmt.Errorf("the result is not an A2A 1.0 agent Message (role ROLE_AGENT, no kind, the AQP extension listed): %s", msg)}
+		}
+		if len(m.Parts) != 1 || m.Parts[0].Metadata["aqpObject"] != "receipt" || m.Parts[0].MediaType != "application/json" {
+			return nil, fmt.Errorf("the result is not a reply Message with one application/json part marked receipt: %s", msg)
 		}
 		if m.Parts[0].Raw != nil {
 			return base64.StdEncoding.DecodeString(*m.Parts[0].Raw)
@@ -449,6 +458,19 @@ func ReceiptOf(msg json.RawMessage, v10 bool) ([]byte, error) {
 		return nil, fmt.Errorf("the result is not a reply Message with one receipt DataPart: %s", msg)
 	}
 	return m.Parts[0].Data, nil
+}
+
+// notV10 is a reply that is not in A2A 1.0's form at all (D32), as opposed to one whose receipt part is wrong.
+type notV10 struct{ error }
+
+// receiptWire is the wire failure for a reply whose receipt could not be read: AQP-D32 too when the reply is not
+// in 1.0's form.
+func receiptWire(err error) error {
+	var nv *notV10
+	if errors.As(err, &nv) {
+		return harness.Wire(err.Error(), ReqReceipt, ReqD32)
+	}
+	return harness.Wire(err.Error(), ReqReceipt)
 }
 
 // checkReceipt checks the receipt part is a valid QueryReceipt whose retryable follows the binding's table.

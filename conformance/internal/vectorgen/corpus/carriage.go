@@ -219,9 +219,21 @@ func message(meta any) object {
 	return obj("kind", "message", "messageId", "msg-1", "role", "agent", "parts", arr(obj("kind", "text", "text", "done")), "metadata", meta)
 }
 
+// message10 is an A2A 1.0 agent Message (parts without kind, role ROLE_AGENT, the extension listed) whose metadata is
+// meta.
+func message10(meta any) object {
+	return obj("messageId", "msg-1", "role", "ROLE_AGENT", "extensions", arr(spec.A2AExtension),
+		"parts", arr(obj("text", "done")), "metadata", meta)
+}
+
+// task10 is an A2A 1.0 Task whose metadata is meta.
+func task10(meta any) object {
+	return obj("id", "task-1", "contextId", "ctx-1", "status", obj("state", "TASK_STATE_COMPLETED"), "metadata", meta)
+}
+
 func a2aCarriageVectors() []cv {
 	key := spec.A2AQueriesMetadataKey
-	return []cv{
+	return append(a2a10CarriageVectors(key), []cv{
 		{name: "carriage/a2a/one-query-on-a-message", binding: "a2a",
 			desc:    "A Message carries queries under the metadata key https://agentqueryprotocol.com/specification/2026-07-30/a2a/queries, an array of QueryRequest (§6).",
 			message: message(obj(key, arr(request()))), queries: []any{request()}},
@@ -254,6 +266,33 @@ func a2aCarriageVectors() []cv {
 			desc: "Queries ride on the Message or Task, not on one of its parts: the key in a part's metadata is not read.",
 			message: obj("kind", "message", "messageId", "msg-1", "role", "agent",
 				"parts", arr(obj("kind", "text", "text", "done", "metadata", obj(key, arr(request()))))),
+			queries: []any{}},
+	}...)
+}
+
+// a2a10CarriageVectors are the A2A 1.0 forms (D32): the same metadata key on a 1.0 Message or Task, whose parts have
+// no kind; the vectors without a generation in their name are A2A 0.3's.
+func a2a10CarriageVectors(key string) []cv {
+	return []cv{
+		{name: "carriage/a2a/1.0/one-query-on-a-message", binding: "a2a",
+			desc:    "An A2A 1.0 Message carries queries under the same metadata key as 0.3 (D32), and lists the AQP extension in its extensions.",
+			message: message10(obj(key, arr(request()))), queries: []any{request()}},
+		{name: "carriage/a2a/1.0/one-query-on-a-task", binding: "a2a",
+			desc:    "An A2A 1.0 Task (state TASK_STATE_COMPLETED) carries them under the same metadata key.",
+			task:    task10(obj(key, arr(request()))), queries: []any{request()}},
+		{name: "carriage/a2a/1.0/two-queries-in-order", binding: "a2a",
+			desc:    "On a 1.0 Message too the array carries several queries, taken in array order.",
+			message: message10(obj(key, arr(request(), second()))), queries: []any{request(), second()}},
+		{name: "carriage/a2a/1.0/null-is-dropped", binding: "a2a",
+			desc:    "null is not an array, whatever the generation: the member is reported (index -1).",
+			message: message10(obj(key, nil)), queries: []any{}, dropped: []drop{{-1, core.CarriageArray}}},
+		{name: "carriage/a2a/1.0/an-invalid-entry-does-not-lose-the-others", binding: "a2a",
+			desc:    "On a 1.0 Message each entry is judged on its own: the invalid one is dropped, the others taken.",
+			message: message10(obj(key, arr(request(), quickstartRequest(), second()))), queries: []any{request(), second()}, dropped: []drop{{1, core.CarriageRequest}}},
+		{name: "carriage/a2a/1.0/queries-on-a-data-part-carry-nothing", binding: "a2a",
+			desc: "Queries ride on the 1.0 Message's metadata, not in a part: a data part holding the key is the message's content, not carriage.",
+			message: obj("messageId", "msg-1", "role", "ROLE_AGENT",
+				"parts", arr(obj("data", obj(key, arr(request())), "mediaType", "application/json"))),
 			queries: []any{}},
 	}
 }
