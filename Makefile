@@ -63,11 +63,13 @@ conformance-report:
 	mkdir -p bin && $(GO) build -o bin/aqp ./cmd/aqp
 	scripts/conformance-report.sh bin/aqp .interop/conformance-report
 
-## interop-mcp: the official MCP TypeScript SDK drives the MCP binding of a fresh `aqp serve`
+## interop-mcp: the official MCP TypeScript SDKs — 1.x, and today's 2.x client in each negotiation mode (2025's
+## initialize, auto, pinned to 2026-07-28) — drive the MCP binding of a fresh `aqp serve`; a 2.x tool server's
+## carried query is answered by `aqp respond --from URL --carrier mcp`
 .PHONY: interop-mcp
 interop-mcp: .interop-mcp/node_modules
 	mkdir -p bin && $(GO) build -o bin/aqp ./cmd/aqp
-	cp conformance/interop/mcp/interop.mjs .interop-mcp/
+	cp conformance/interop/mcp/interop.mjs conformance/interop/mcp/interop-v2.mjs conformance/interop/mcp/tool-server-v2.mjs .interop-mcp/
 	conformance/interop/mcp/run.sh .interop-mcp bin/aqp
 
 .interop-mcp/node_modules: conformance/interop/mcp/package.json conformance/interop/mcp/package-lock.json

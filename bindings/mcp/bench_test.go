@@ -20,49 +20,75 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/store/memory"
 )
 
-// BenchmarkSubmission measures one accepted submission — a fresh query each time, memory store — over MCP (one
-// tools/call POST of streamable HTTP, the stateless server needing no handshake per call) beside the same
-// submission over HTTPS and beside the baseline: a bare mcp-go server on the same transport whose tool decodes
-// nothing and returns a fixed receipt. Compare ratios, not absolute times. 16×GOMAXPROCS goroutines.
+// benchEra is one MCP generation as a benchmark's client speaks it: how a response becomes a tools/call body, and
+// the headers beside it.
+type benchEra struct {
+	name   string
+	wrap   func(response []byte) []byte
+	header http.Header
+}
+
+var benchEras = []benchEra{
+	{"2026-07-28", toolsCallModern, http.Header{"Accept": {"application/json, text/event-stream"},
+		mcp.HeaderProtocolVersion: {aqpmcp.ProtocolVersionModern}, mcp.HeaderMethod: {"tools/call"}, mcp.HeaderName: {spec.MCPOperation}}},
+	{"2025-11-25", toolsCall, http.Header{"Accept": {"application/json, text/event-stream"},
+		mcp.HeaderProtocolVersion: {aqpmcp.ProtocolVersionLegacy}}},
+}
+
+// BenchmarkSubmission measures one accepted submission — a fresh query each time, memory store — over MCP in
+// each generation (one tools/call POST of streamable HTTP: the stateless server needs no handshake per call, and a
+// 2026-07-28 call carries its version in _meta and headers) beside the same submission over HTTPS and beside the
+// baseline of each generation: a bare mcp-go server on the same transport whose tool decodes nothing and returns a
+// fixed receipt, sent the same requests. Compare ratios within a run, not absolute times. 16×GOMAXPROCS
+// goroutines.
 func BenchmarkSubmission(b *testing.B) {
-	b.Run("baseline=bare-mcp-go", func(b *testing.B) {
-		ms := server.NewMCPServer("bare", "1")
-		ms.AddTool(mcp.NewToolWithRawSchema(spec.MCPOperation, "", aqpmcp.InputSchema()), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(string(workload.FixedReceipt))},
-				StructuredContent: json.RawMessage(workload.FixedReceipt)}, nil
-		})
-		ts := httptest.NewServer(server.NewStreamableHTTPServer(ms, server.WithStateLess(true)))
-		defer ts.Close()
-		workload.RunHTTP(b, ts.Client(), workload.BaselineJobs(ts.URL+spec.MCPPath, b.N, toolsCall), mcpHeader, toolAccepted)
-	})
-	for _, binding := range []string{"https", "mcp"} {
-		b.Run(binding+"/memory", func(b *testing.B) {
-			ts := httptest.NewUnstartedServer(nil)
-			url := "http://" + ts.Listener.Addr().String()
-			svc, err := service.New(service.Config{Collector: collector.Config{Store: memory.New(), PublicURL: url, RateLimit: collector.RateLimit{Disabled: true}},
-				Bindings: []service.Binding{https.Binding{}, aqpmcp.Binding{}}, AdminToken: "bench"})
-			if err != nil {
-				b.Fatal(err)
-			}
-			ts.Config.Handler = svc.Handler()
-			ts.Start()
+	for _, era := range benchEras {
+		b.Run("baseline=bare-mcp-go/"+era.name, func(b *testing.B) {
+			ms := server.NewMCPServer("bare", "1")
+			ms.AddTool(mcp.NewToolWithRawSchema(spec.MCPOperation, "", aqpmcp.InputSchema()), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(string(workload.FixedReceipt))},
+					StructuredContent: json.RawMessage(workload.FixedReceipt)}, nil
+			})
+			ts := httptest.NewServer(server.NewStreamableHTTPServer(ms, server.WithStateLess(true)))
 			defer ts.Close()
-			draft, wrap := []byte(workload.Draft), func(r []byte) []byte { return r }
-			if binding == "mcp" {
-				draft, wrap = bytes.Replace(draft, []byte(`{`), []byte(`{"binding":"mcp",`), 1), toolsCall
-			}
-			workload.RunHTTP(b, ts.Client(), workload.IssueJobs(b, svc.Collector(), draft, b.N, wrap), mcpHeader, toolAccepted)
+			workload.RunHTTP(b, ts.Client(), workload.BaselineJobs(ts.URL+spec.MCPPath, b.N, era.wrap), era.header, toolAccepted)
 		})
+	}
+	run := func(b *testing.B, binding string, era benchEra) {
+		ts := httptest.NewUnstartedServer(nil)
+		url := "http://" + ts.Listener.Addr().String()
+		svc, err := service.New(service.Config{Collector: collector.Config{Store: memory.New(), PublicURL: url, RateLimit: collector.RateLimit{Disabled: true}},
+			Bindings: []service.Binding{https.Binding{}, aqpmcp.Binding{}}, AdminToken: "bench"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ts.Config.Handler = svc.Handler()
+		ts.Start()
+		defer ts.Close()
+		draft, wrap, header := []byte(workload.Draft), func(r []byte) []byte { return r }, http.Header(nil)
+		if binding == "mcp" {
+			draft, wrap, header = bytes.Replace(draft, []byte(`{`), []byte(`{"binding":"mcp",`), 1), era.wrap, era.header
+		}
+		workload.RunHTTP(b, ts.Client(), workload.IssueJobs(b, svc.Collector(), draft, b.N, wrap), header, toolAccepted)
+	}
+	b.Run("https/memory", func(b *testing.B) { run(b, "https", benchEra{}) })
+	for _, era := range benchEras {
+		b.Run("mcp/"+era.name+"/memory", func(b *testing.B) { run(b, "mcp", era) })
 	}
 }
 
-// toolsCall wraps a response in a JSON-RPC tools/call request as an MCP client sends it.
+// toolsCall wraps a response in a JSON-RPC tools/call request as an initialize-era MCP client sends it.
 func toolsCall(response []byte) []byte {
 	return []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + spec.MCPOperation + `","arguments":` + string(response) + `}}`)
 }
 
-// mcpHeader is what a streamable HTTP client sends beside the body.
-var mcpHeader = http.Header{"Accept": {"application/json, text/event-stream"}}
+// toolsCallModern wraps a response in a JSON-RPC tools/call request as a 2026-07-28 client sends it: the protocol
+// version, the client's capabilities and identity in _meta.
+func toolsCallModern(response []byte) []byte {
+	return []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + spec.MCPOperation + `","arguments":` + string(response) +
+		`,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},` +
+		`"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"}}}}`)
+}
 
 // toolAccepted: an accepted receipt, over MCP (a result that is not isError) or over HTTPS (200).
 func toolAccepted(status int, reply []byte) bool {

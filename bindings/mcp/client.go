@@ -61,9 +61,10 @@ type Reply struct {
 	// Result is the JSON-RPC result object exactly as received, for checks of the era's wire form (resultType,
 	// _meta).
 	Result json.RawMessage
-	// Discovered is the server/discover result of a modern delivery, Initialized the initialize result of an
-	// earlier-era one (the other is nil): what the server declared about itself, the AQP extension among it.
-	Discovered  *mcp.DiscoverResult
+	// Discovered is the server/discover result of a modern delivery (nil otherwise): what the server declared
+	// about itself, the AQP extension among it.
+	Discovered *mcp.DiscoverResult
+	// Initialized is the initialize result of an earlier-era delivery (nil otherwise), likewise.
 	Initialized *mcp.InitializeResult
 }
 
@@ -566,10 +567,12 @@ type RPCError struct {
 	Method string
 	// Status is the HTTP status the error came with.
 	Status int
-	// Code, Message and Data are the JSON-RPC error's.
-	Code    int
+	// Code is the JSON-RPC error code (-32601 method not found, -32022 unsupported protocol version, …).
+	Code int
+	// Message is the error's message, as the server wrote it.
 	Message string
-	Data    json.RawMessage
+	// Data is the error's data member, raw; nil when absent.
+	Data json.RawMessage
 }
 
 // Error implements the error interface.
