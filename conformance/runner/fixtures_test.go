@@ -109,6 +109,11 @@ var brokenCollectors = map[string]brokenCollector{
 			return bytes.ReplaceAll(b, []byte(`"jsonrpc":"2.0",`), nil)
 		})
 	}},
+	"collector/mcp-extension-not-declared": {binding: spec.BindingMCP, wire: func(h http.Handler) http.Handler {
+		return rewriteBody(spec.MCPPath, h, func(b []byte) []byte {
+			return bytes.ReplaceAll(b, []byte(`"`+spec.MCPExtension+`":`), []byte(`"com.example/other":`))
+		})
+	}},
 	"collector/a2a-1.0-reply-in-0.3-form": {binding: spec.BindingA2A, wire: func(h http.Handler) http.Handler {
 		return rewriteBody(spec.A2APath, h, func(b []byte) []byte {
 			return bytes.ReplaceAll(b, []byte(`"role":"ROLE_AGENT"`), []byte(`"kind":"message","role":"agent"`))
