@@ -1,6 +1,8 @@
 package a2a
 
 import (
+	"context"
+	"encoding/json"
 	"net"
 	"net/http"
 	"net/url"
@@ -62,9 +64,69 @@ func AgentCard(publicURL string) *a2a.AgentCard {
 // CardHandler serves the agent card as a2a-go/v2's compatibility layer writes it: the 1.0 card and, in the same
 // document, the members a 0.3 client reads (url, preferredTransport, additionalInterfaces, protocolVersion), so
 // clients of both generations find their interface.
+//
+// a2a-go/v2 (v2.3.1) writes each security scheme of that union with its 1.0 member under the 0.3 type's name
+// ("http": {…}) rather than the name A2A 1.0 gives it ("httpAuthSecurityScheme": {…}), so a 1.0 client — a2a-go/v2's
+// own agentcard.Resolver among them — cannot read the card. CardHandler writes the 1.0 member under its 1.0 name.
 func CardHandler(publicURL string) http.Handler {
-	return a2asrv.NewAgentCardHandler(a2av0.NewStaticAgentCardProducer(AgentCard(publicURL)))
+	card := AgentCard(publicURL)
+	compat := a2av0.NewStaticAgentCardProducer(card)
+	b, err := compat.(a2asrv.AgentCardJSONProducer).CardJSON(context.Background())
+	if err != nil {
+		panic("a2a: writing the agent card: " + err.Error())
+	}
+	return a2asrv.NewAgentCardHandler(cardJSON{card: card, json: renameSchemeMembers(b)})
 }
+
+// schemeMembers maps the member name a2a-go/v2's compatibility card gives a security scheme's 1.0 form to the name
+// A2A 1.0 gives it.
+var schemeMembers = map[string]string{
+	"apiKey":        "apiKeySecurityScheme",
+	"http":          "httpAuthSecurityScheme",
+	"mutualTLS":     "mtlsSecurityScheme",
+	"oauth2":        "oauth2SecurityScheme",
+	"openIdConnect": "openIdConnectSecurityScheme",
+}
+
+// renameSchemeMembers moves each security scheme's 1.0 member of a compatibility card to its 1.0 name, keeping the
+// 0.3 members (type, scheme, …) beside it; a card it cannot read is returned unchanged.
+func renameSchemeMembers(card []byte) []byte {
+	var doc map[string]json.RawMessage
+	if json.Unmarshal(card, &doc) != nil {
+		return card
+	}
+	var schemes map[string]map[string]json.RawMessage
+	if json.Unmarshal(doc["securitySchemes"], &schemes) != nil || schemes == nil {
+		return card
+	}
+	for _, s := range schemes {
+		for old, name := range schemeMembers {
+			if v, ok := s[old]; ok && s[name] == nil && string(v) != "null" {
+				s[name] = v
+				delete(s, old)
+			}
+		}
+	}
+	b, err := json.Marshal(schemes)
+	if err != nil {
+		return card
+	}
+	doc["securitySchemes"] = b
+	out, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return card
+	}
+	return out
+}
+
+// cardJSON is a static agent card served as fixed JSON.
+type cardJSON struct {
+	card *a2a.AgentCard
+	json []byte
+}
+
+func (c cardJSON) Card(context.Context) (*a2a.AgentCard, error) { return c.card, nil }
+func (c cardJSON) CardJSON(context.Context) ([]byte, error)     { return c.json, nil }
 
 // GRPCTarget is the gRPC interface's address for a collector at publicURL: host:port, the port being the URL's
 // own or its scheme's default.
