@@ -226,7 +226,13 @@ func readCard(ctx context.Context, hc *http.Client, origin string) (*a2a.AgentCa
 	if body == nil {
 		return nil, err
 	}
-	return a2av0.NewAgentCardParser()(body)
+	card, err = a2av0.NewAgentCardParser()(body)
+	if err == nil && len(card.SupportedInterfaces) == 0 {
+		// The 0.3 parser reads any JSON object; one that names no interface is no card (a bare a2a-go agent's
+		// JSON-RPC handler answers every path, the well-known one with a JSON-RPC error).
+		return nil, fmt.Errorf("%s%s is not an agent card: it lists no interface", origin, spec.A2AAgentCardPath)
+	}
+	return card, err
 }
 
 // majorMinor reduces a protocol version to major.minor ("1.0.0" → "1.0").

@@ -312,3 +312,25 @@ func TestA2AGoV2ClientOverGRPC(t *testing.T) {
 		t.Fatalf("without the extension: %v, want ErrExtensionSupportRequired", err)
 	}
 }
+
+// TestClientNotACard: a document at the card's path that names no interface (a JSON-RPC handler answering every
+// path) is no card: a collector's is refused saying so, and an agent's (SendText) means the agent has none, so it
+// is spoken to over 1.0 JSON-RPC at its URL.
+func TestClientNotACard(t *testing.T) {
+	notCard := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request"}}`))
+	}))
+	defer notCard.Close()
+	d := respondent.Delivery{Binding: a2ab.Name, Endpoint: notCard.URL + "/a2a", Operation: a2ab.SendMethod, Authorization: "Bearer x"}
+	_, err := (&a2ab.Client{}).Deliver(context.Background(), d, responseWith("0198c7cb-1af1-7e79-bd7f-02f8a89b8857", rid, "1"))
+	var te *respondent.TransportError
+	if !errors.As(err, &te) || !strings.Contains(err.Error(), "is not an agent card") {
+		t.Fatalf("%v, want a TransportError saying the document is not an agent card", err)
+	}
+	rec := &recorder{next: http.DefaultTransport}
+	_, err = a2ab.SendText(context.Background(), &http.Client{Transport: rec}, notCard.URL, "hi")
+	if s := rec.sends(); len(s) != 1 || (s[0] != "POST / v=1.0 method=SendMessage" && s[0] != "POST  v=1.0 method=SendMessage") {
+		t.Fatalf("SendText sent %q (%v), want one 1.0 SendMessage at the agent's URL", s, err)
+	}
+}
