@@ -294,4 +294,3 @@ func TestIntakeMessageAndTask(t *testing.T) {
 		t.Fatalf("no runtime: %v", drops)
 	}
 }
-
