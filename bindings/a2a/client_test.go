@@ -17,6 +17,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2aclient"
 	"github.com/a2aproject/a2a-go/v2/a2aclient/agentcard"
 	a2agrpc "github.com/a2aproject/a2a-go/v2/a2agrpc/v1"
+	a2apb "github.com/a2aproject/a2a-go/v2/a2apb/v1"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 
@@ -332,5 +333,39 @@ func TestClientNotACard(t *testing.T) {
 	_, err = a2ab.SendText(context.Background(), &http.Client{Transport: rec}, notCard.URL, "hi")
 	if s := rec.sends(); len(s) != 1 || (s[0] != "POST / v=1.0 method=SendMessage" && s[0] != "POST  v=1.0 method=SendMessage") {
 		t.Fatalf("SendText sent %q (%v), want one 1.0 SendMessage at the agent's URL", s, err)
+	}
+}
+
+// bigReplier is a hostile gRPC collector: its SendMessage replies with a raw part twice MaxRequest long.
+type bigReplier struct {
+	a2apb.UnimplementedA2AServiceServer
+}
+
+func (bigReplier) SendMessage(context.Context, *a2apb.SendMessageRequest) (*a2apb.SendMessageResponse, error) {
+	return &a2apb.SendMessageResponse{Payload: &a2apb.SendMessageResponse_Message{Message: &a2apb.Message{MessageId: "m", Role: a2apb.Role_ROLE_AGENT,
+		Parts: []*a2apb.Part{{Content: &a2apb.Part_Raw{Raw: make([]byte, 2*a2ab.MaxRequest)}}}}}}, nil
+}
+
+// TestClientHostileGRPCCollector: over gRPC a reply larger than MaxRequest is refused by the client's receive
+// bound, a TransportError, not read.
+func TestClientHostileGRPCCollector(t *testing.T) {
+	gs := grpc.NewServer()
+	a2apb.RegisterA2AServiceServer(gs, bigReplier{})
+	var ts *httptest.Server
+	ts = startH2C(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == spec.A2AAgentCardPath {
+			a2ab.CardHandler(ts.URL).ServeHTTP(w, r)
+			return
+		}
+		gs.ServeHTTP(w, r)
+	}))
+	defer ts.Close()
+	d := respondent.Delivery{Binding: a2ab.Name, Endpoint: ts.URL + "/a2a", Operation: a2ab.SendMethod, Authorization: "Bearer x"}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := (&a2ab.Client{Transport: a2a.TransportProtocolGRPC}).Deliver(ctx, d, responseWith("0198c7cb-1af1-7e79-bd7f-02f8a89b8857", rid, "1"))
+	var te *respondent.TransportError
+	if !errors.As(err, &te) || !strings.Contains(strings.ToLower(err.Error()), "larger than max") {
+		t.Fatalf("%v, want a TransportError from the receive bound", err)
 	}
 }
