@@ -10,6 +10,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
+	"github.com/a2aproject/a2a-go/v2/a2asrv"
 
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
@@ -60,56 +61,72 @@ func AgentCard(publicURL string) *a2a.AgentCard {
 	}
 }
 
-// CardHandler serves the agent card for clients of both generations: the document a2a-go/v2's compatibility layer
-// writes — the 1.0 card and, beside its members, those a 0.3 client reads (url, preferredTransport,
-// additionalInterfaces, protocolVersion, and each security scheme as {"type": "http", "scheme": …}) — with each
-// HTTP security scheme also under httpAuthSecurityScheme, the member A2A 1.0 (and a2a-go/v2's own card parser)
-// reads it from: the compatibility layer writes it only as "http", which 1.0 parsers refuse ("unknown security
-// scheme type"). A test parses the served card with both generations' parsers.
+// CardHandler serves the agent card as a2a-go/v2's compatibility layer writes it: the 1.0 card and, in the same
+// document, the members a 0.3 client reads (url, preferredTransport, additionalInterfaces, protocolVersion), so
+// clients of both generations find their interface.
+//
+// a2a-go/v2 (v2.3.1) writes each security scheme of that union with its 1.0 member under the 0.3 type's name
+// ("http": {…}) rather than the name A2A 1.0 gives it ("httpAuthSecurityScheme": {…}), so a 1.0 client — a2a-go/v2's
+// own agentcard.Resolver among them — cannot read the card. CardHandler writes the 1.0 member under its 1.0 name.
 func CardHandler(publicURL string) http.Handler {
-	card, err := CardJSON(publicURL)
+	card := AgentCard(publicURL)
+	compat := a2av0.NewStaticAgentCardProducer(card)
+	b, err := compat.(a2asrv.AgentCardJSONProducer).CardJSON(context.Background())
 	if err != nil {
-		panic("a2a: the agent card does not encode: " + err.Error()) // a programming error, caught by every test
+		panic("a2a: writing the agent card: " + err.Error())
 	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			http.Error(w, "the agent card is read with GET", http.StatusMethodNotAllowed)
-			return
-		}
-		w.Header().Set("Access-Control-Allow-Origin", "*") // the card is public, as a2asrv serves it
-		w.Header().Set("Cache-Control", "public, max-age=300")
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(card)
-	})
+	return a2asrv.NewAgentCardHandler(cardJSON{card: card, json: renameSchemeMembers(b)})
 }
 
-// CardJSON is the agent card document CardHandler serves for a collector at publicURL.
-func CardJSON(publicURL string) ([]byte, error) {
-	b, err := a2av0.NewStaticAgentCardProducer(AgentCard(publicURL)).(interface {
-		CardJSON(context.Context) ([]byte, error)
-	}).CardJSON(context.Background())
-	if err != nil {
-		return nil, err
-	}
+// schemeMembers maps the member name a2a-go/v2's compatibility card gives a security scheme's 1.0 form to the name
+// A2A 1.0 gives it.
+var schemeMembers = map[string]string{
+	"apiKey":        "apiKeySecurityScheme",
+	"http":          "httpAuthSecurityScheme",
+	"mutualTLS":     "mtlsSecurityScheme",
+	"oauth2":        "oauth2SecurityScheme",
+	"openIdConnect": "openIdConnectSecurityScheme",
+}
+
+// renameSchemeMembers moves each security scheme's 1.0 member of a compatibility card to its 1.0 name, keeping the
+// 0.3 members (type, scheme, …) beside it; a card it cannot read is returned unchanged.
+func renameSchemeMembers(card []byte) []byte {
 	var doc map[string]json.RawMessage
-	if err := json.Unmarshal(b, &doc); err != nil {
-		return nil, err
+	if json.Unmarshal(card, &doc) != nil {
+		return card
 	}
 	var schemes map[string]map[string]json.RawMessage
-	if err := json.Unmarshal(doc["securitySchemes"], &schemes); err != nil {
-		return nil, err
+	if json.Unmarshal(doc["securitySchemes"], &schemes) != nil || schemes == nil {
+		return card
 	}
 	for _, s := range schemes {
-		if h, ok := s["http"]; ok {
-			s["httpAuthSecurityScheme"] = h
+		for old, name := range schemeMembers {
+			if v, ok := s[old]; ok && s[name] == nil && string(v) != "null" {
+				s[name] = v
+				delete(s, old)
+			}
 		}
 	}
-	if doc["securitySchemes"], err = json.Marshal(schemes); err != nil {
-		return nil, err
+	b, err := json.Marshal(schemes)
+	if err != nil {
+		return card
 	}
-	return json.MarshalIndent(doc, "", "  ")
+	doc["securitySchemes"] = b
+	out, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return card
+	}
+	return out
 }
+
+// cardJSON is a static agent card served as fixed JSON.
+type cardJSON struct {
+	card *a2a.AgentCard
+	json []byte
+}
+
+func (c cardJSON) Card(context.Context) (*a2a.AgentCard, error) { return c.card, nil }
+func (c cardJSON) CardJSON(context.Context) ([]byte, error)     { return c.json, nil }
 
 // GRPCTarget is the gRPC interface's address for a collector at publicURL: host:port, the port being the URL's
 // own or its scheme's default.

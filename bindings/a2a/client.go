@@ -226,13 +226,13 @@ func readCard(ctx context.Context, hc *http.Client, origin string) (*a2a.AgentCa
 	if body == nil {
 		return nil, err
 	}
-	if card, err = a2av0.NewAgentCardParser()(body); err != nil {
-		return nil, err
+	card, err = a2av0.NewAgentCardParser()(body)
+	if err == nil && len(card.SupportedInterfaces) == 0 {
+		// The 0.3 parser reads any JSON object; one that names no interface is no card (a bare a2a-go agent's
+		// JSON-RPC handler answers every path, the well-known one with a JSON-RPC error).
+		return nil, fmt.Errorf("%s%s is not an agent card: it lists no interface", origin, spec.A2AAgentCardPath)
 	}
-	if len(card.SupportedInterfaces) == 0 {
-		return nil, errors.New("the agent card lists no interface")
-	}
-	return card, nil
+	return card, err
 }
 
 // majorMinor reduces a protocol version to major.minor ("1.0.0" → "1.0").
@@ -298,9 +298,7 @@ func SendText(ctx context.Context, hc *http.Client, agentURL, text string) (a2a.
 		return nil, err
 	}
 	defer func() { _ = client.Destroy() }()
-	// Marked as a kept reply: bounded by MaxRequest, not by the card's MaxCard.
-	res, err := client.SendMessage(context.WithValue(ctx, keptReplyKey{}, &keptReply{}),
-		&a2a.SendMessageRequest{Message: a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart(text))})
+	res, err := client.SendMessage(ctx, &a2a.SendMessageRequest{Message: a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart(text))})
 	if err != nil {
 		return nil, fmt.Errorf("SendMessage to %s (%s %s): %w", iface.URL, iface.ProtocolBinding, iface.ProtocolVersion, err)
 	}
@@ -491,14 +489,6 @@ func (k keepReply) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := k.next.RoundTrip(req)
 	if err != nil {
 		return resp, err
-	}
-	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
-		// A redirect is the http.Client's to judge (the destination policy refuses every one): not a reply.
-		resp.Body = struct {
-			io.Reader
-			io.Closer
-		}{io.LimitReader(resp.Body, MaxCard), resp.Body}
-		return resp, nil
 	}
 	kept, ok := req.Context().Value(keptReplyKey{}).(*keptReply)
 	limit := int64(MaxRequest)
