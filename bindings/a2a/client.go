@@ -298,7 +298,9 @@ func SendText(ctx context.Context, hc *http.Client, agentURL, text string) (a2a.
 		return nil, err
 	}
 	defer func() { _ = client.Destroy() }()
-	res, err := client.SendMessage(ctx, &a2a.SendMessageRequest{Message: a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart(text))})
+	// Marked as a kept reply: bounded by MaxRequest, not by the card's MaxCard.
+	res, err := client.SendMessage(context.WithValue(ctx, keptReplyKey{}, &keptReply{}),
+		&a2a.SendMessageRequest{Message: a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart(text))})
 	if err != nil {
 		return nil, fmt.Errorf("SendMessage to %s (%s %s): %w", iface.URL, iface.ProtocolBinding, iface.ProtocolVersion, err)
 	}
@@ -489,6 +491,14 @@ func (k keepReply) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := k.next.RoundTrip(req)
 	if err != nil {
 		return resp, err
+	}
+	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		// A redirect is the http.Client's to judge (the destination policy refuses every one): not a reply.
+		resp.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.LimitReader(resp.Body, MaxCard), resp.Body}
+		return resp, nil
 	}
 	kept, ok := req.Context().Value(keptReplyKey{}).(*keptReply)
 	limit := int64(MaxRequest)
