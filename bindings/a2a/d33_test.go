@@ -3,15 +3,18 @@ package a2a_test
 import (
 	"context"
 	"errors"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"testing"
 
 	a2apb "github.com/a2aproject/a2a-go/v2/a2apb/v1"
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/types/known/structpb"
 
+	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
 	"github.com/agentqueryprotocol/aqp-go/bindings/a2a/a2atest"
 	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
 )
@@ -52,5 +55,37 @@ func TestGRPCColumnRefusesADataPartReceipt(t *testing.T) {
 	var re *harness.RuleError
 	if !errors.As(err, &re) || !slices.Contains(harness.RuleRequirements(err), "AQP-D33") {
 		t.Fatalf("err = %v, want a RuleError naming AQP-D33", err)
+	}
+}
+
+// TestGRPCDataPartNumbers: a gRPC data part's numbers are written as JSON the way they are read — integers without an
+// exponent, others in shortest form — and one a double may have rounded (more than 15 significant digits) is
+// refused naming its member and D33.
+func TestGRPCDataPartNumbers(t *testing.T) {
+	for _, tc := range []struct {
+		in      any
+		want    string
+		refused bool
+	}{
+		{123456789012345.0, "123456789012345", false},
+		{1e20, "100000000000000000000", false},
+		{0.92, "0.92", false},
+		{-3.0, "-3", false},
+		{1e300, "1e+300", false},
+		{1234567890123456.0, "", true},
+		{math.Nextafter(0.3, 1), "", true}, // 0.30000000000000004
+		{9007199254740993.0, "", true},
+	} {
+		v, err := structpb.NewValue(map[string]any{"n": tc.in})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := a2ab.ValueJSON(v)
+		switch {
+		case tc.refused && (err == nil || !strings.Contains(err.Error(), "D33") || !strings.Contains(err.Error(), "/n")):
+			t.Errorf("%v: got %s, %v; want a refusal naming /n and D33", tc.in, got, err)
+		case !tc.refused && (err != nil || string(got) != `{"n":`+tc.want+`}`):
+			t.Errorf("%v: got %s, %v; want {\"n\":%s}", tc.in, got, err, tc.want)
+		}
 	}
 }

@@ -308,6 +308,9 @@ func valueJSON(v *structpb.Value) ([]byte, error) {
 				return fmt.Errorf("the number at %s is not finite", pointerOr(at))
 			}
 			s := strconv.FormatFloat(f, 'g', -1, 64)
+			if f == math.Trunc(f) && math.Abs(f) < 1e21 {
+				s = strconv.FormatFloat(f, 'f', -1, 64) // an integer as integers are written: 123456789012345, not 1.23456789012345e+14
+			}
 			if digits := significantDigits(s); digits > MaxSignificantDigits {
 				return fmt.Errorf("the number at %s (%s as a double) has %d significant digits; a data part over gRPC "+
 					"carries numbers as doubles, exact only to %d digits (D33): send the QueryResponse as a raw part "+
@@ -355,7 +358,8 @@ func valueJSON(v *structpb.Value) ([]byte, error) {
 	return b, nil
 }
 
-// significantDigits counts the significant digits of a number as strconv's 'g' format writes it.
+// significantDigits counts the significant digits of a number as strconv's 'g' or 'f' format writes it (trailing
+// zeros of an integer are not significant: 1e20 written out has one).
 func significantDigits(s string) int {
 	mant, _, _ := strings.Cut(strings.TrimPrefix(s, "-"), "e")
 	mant = strings.Replace(mant, ".", "", 1)
