@@ -68,13 +68,30 @@ func attach(meta *map[string]any, requests [][]byte) error {
 		if !doc.Valid() {
 			return fmt.Errorf("a2a: query %d is not a valid QueryRequest: %w", i+1, doc.Errors)
 		}
-		out = append(out, json.RawMessage(core.CompactJSON(doc.Value)))
+		v, err := genericJSON(core.CompactJSON(doc.Value))
+		if err != nil {
+			return fmt.Errorf("a2a: query %d: %w", i+1, err)
+		}
+		out = append(out, v)
 	}
 	if *meta == nil {
 		*meta = map[string]any{}
 	}
 	(*meta)[QueriesKey] = out
 	return nil
+}
+
+// genericJSON decodes a query into the generic values every A2A transport can carry — maps, slices, strings,
+// booleans, nil, and numbers as json.Number, which JSON writes with their exact text and protobuf's Struct (gRPC)
+// takes as a number — rather than json.RawMessage, which gRPC's metadata conversion refuses.
+func genericJSON(b []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // Query is one query a respondent received, validated: its JSON and its typed form.

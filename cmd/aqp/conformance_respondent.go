@@ -20,7 +20,7 @@ func newConformanceRespondentCmd() *cobra.Command {
 	var rf reportFlags
 	var timeout time.Duration
 	cmd := &cobra.Command{
-		Use:   "respondent [--binding https|mcp|a2a|all] [--report-dir DIR] -- CMD ARGS... {url} {signals}",
+		Use:   "respondent [--binding all|BINDING|COLUMN,...] [--report-dir DIR] -- CMD ARGS... {url} {signals}",
 		Short: "Check a respondent: play collector and carrier, start it on each scenario, check what it delivers",
 		Long: `Check any respondent, this one or another, by playing collector and carrier for it. An embedded collector
 (in-memory store) listens on a loopback port and serves every binding; for each scenario and binding a carrier
@@ -57,8 +57,10 @@ passed (stale), 2 usage error.`,
 				return usageError("give the respondent's command after --, with {url} where the carrier's URL goes (and {signals} where the host's timing signals go)")
 			}
 			var bindings []string
-			if binding != "all" {
-				bindings = []string{binding}
+			if binding != "all" && binding != "" {
+				for _, b := range strings.Split(binding, ",") {
+					bindings = append(bindings, strings.TrimSpace(b))
+				}
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
@@ -84,9 +86,9 @@ passed (stale), 2 usage error.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&binding, "binding", "all", "the binding to carry queries over: https, mcp, a2a or all")
+	f.StringVar(&binding, "binding", "all", "columns to carry queries over and collect on, comma-separated: all, a binding (https, mcp, a2a: all its columns) or a column ("+strings.Join(respondentrun.ColumnNames()[3:], ", ")+")")
 	f.DurationVar(&timeout, "timeout", time.Minute, "how long one start of the respondent may take")
-	_ = cmd.RegisterFlagCompletionFunc("binding", completeWords(append(respondentrun.Bindings, "all")...))
+	_ = cmd.RegisterFlagCompletionFunc("binding", completeWords(append([]string{"all"}, respondentrun.ColumnNames()...)...))
 	rf.register(cmd)
 	return cmd
 }

@@ -123,6 +123,9 @@ type env struct {
 	rec      *recorder
 	offset   atomic.Int64 // added to the collector's clock, to issue queries already expired
 	carriers sync.Map     // token → http.Handler
+	// columns are the collectors of the columns other than https, by name: the same collector behind each
+	// column's filter, on a listener of its own.
+	columns map[string]*columnServer
 }
 
 func newEnv() (*env, error) {
@@ -180,10 +183,47 @@ func newEnv() (*env, error) {
 	})
 	e.hs = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = e.hs.Serve(ln) }()
+	e.columns = map[string]*columnServer{}
+	for _, c := range Columns {
+		if c.Binding == https.Name {
+			continue
+		}
+		cs, err := startColumn(c, svc.Handler())
+		if err != nil {
+			e.close()
+			return nil, err
+		}
+		e.columns[c.Name] = cs
+	}
 	return e, nil
 }
 
-func (e *env) close() { _ = e.hs.Close() }
+func (e *env) close() {
+	_ = e.hs.Close()
+	for _, cs := range e.columns {
+		_ = cs.hs.Close()
+	}
+}
+
+// atColumn returns the query with its delivery endpoint moved to the column's collector (same path): the same
+// collector, reached only the way the column speaks.
+func (e *env) atColumn(c Column, query []byte) ([]byte, error) {
+	cs, ok := e.columns[c.Name]
+	if !ok {
+		return query, nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal(query, &m); err != nil {
+		return nil, err
+	}
+	d, _ := m["delivery"].(map[string]any)
+	ep, _ := d["endpoint"].(string)
+	if !strings.HasPrefix(ep, e.base) {
+		return nil, fmt.Errorf("delivery endpoint %q is not the embedded collector's", ep)
+	}
+	d["endpoint"] = cs.base + strings.TrimPrefix(ep, e.base)
+	return json.Marshal(m)
+}
 
 // issue issues a query from draft; expired issues it an hour in the collector's past, so it has expired already.
 func (e *env) issue(ctx context.Context, draft []byte, expired bool) ([]byte, error) {
@@ -215,14 +255,15 @@ func redirect(query []byte) ([]byte, error) {
 	return json.Marshal(m)
 }
 
-// carry mounts a carrier for one run that carries query over binding and returns its URL.
-func (e *env) carry(binding string, query []byte) (url string, done func(), err error) {
+// carry mounts a carrier for one run that carries query over the column and returns its URL.
+func (e *env) carry(c Column, query []byte) (url string, done func(), err error) {
 	tb := make([]byte, 12)
 	_, _ = rand.Read(tb)
 	token := base64.RawURLEncoding.EncodeToString(tb)
 	url = e.base + "/carrier/" + token
 	var h http.Handler
-	switch binding {
+	stop := func() {}
+	switch binding := c.Binding; binding {
 	case https.Name:
 		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if err := https.AttachQuery(w.Header(), query); err != nil {
@@ -242,14 +283,19 @@ func (e *env) carry(binding string, query []byte) (url string, done func(), err 
 				}
 				return res, nil
 			})
-		h = server.NewStreamableHTTPServer(tools, server.WithStateLess(true))
+		h = columnFilter(c, server.NewStreamableHTTPServer(tools, server.WithStateLess(true)))
 	case a2ab.Name:
-		h = a2asrv.NewJSONRPCHandler(a2asrv.NewHandler(carrierAgent{query: query}))
+		if h, url, stop, err = a2aCarrier(c, query, url); err != nil {
+			return "", nil, err
+		}
+		if h == nil { // a carrier on a listener of its own
+			return url, stop, nil
+		}
 	default:
 		return "", nil, fmt.Errorf("unknown binding %q: want one of %v", binding, Bindings)
 	}
 	e.carriers.Store(token, h)
-	return url, func() { e.carriers.Delete(token) }, nil
+	return url, func() { e.carriers.Delete(token); stop() }, nil
 }
 
 // carrierAgent is an A2A agent whose every reply message carries the query in its metadata.

@@ -62,7 +62,8 @@ type Config struct {
 	// (respondent.Signal; KIND outcome_known or task_complete), or none. Without {signals} the scenarios that need
 	// the host's signals fail, saying so.
 	Command []string
-	// Bindings to run over; empty is every one of Bindings.
+	// Bindings are the columns to run over, each a column's name or a binding's (all its columns); empty is every
+	// one of Columns.
 	Bindings []string
 	// Timeout bounds one start of the respondent; default 60 s.
 	Timeout time.Duration
@@ -82,14 +83,9 @@ func Run(ctx context.Context, cfg Config) ([]Record, error) {
 	if !slices.ContainsFunc(cfg.Command, func(a string) bool { return strings.Contains(a, "{url}") }) {
 		return nil, fmt.Errorf("the respondent command %q has no {url}: the respondent must be told where the carrier is", strings.Join(cfg.Command, " "))
 	}
-	bindings := cfg.Bindings
-	if len(bindings) == 0 {
-		bindings = Bindings
-	}
-	for _, b := range bindings {
-		if !slices.Contains(Bindings, b) {
-			return nil, fmt.Errorf("unknown binding %q: want one of %s", b, strings.Join(Bindings, ", "))
-		}
+	columns, err := SelectColumns(cfg.Bindings)
+	if err != nil {
+		return nil, err
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 60 * time.Second
@@ -103,15 +99,15 @@ func Run(ctx context.Context, cfg Config) ([]Record, error) {
 	}
 	defer e.close()
 	var out []Record
-	for _, b := range bindings {
+	for _, c := range columns {
 		for _, sc := range Scenarios {
 			if cfg.Run != nil && !cfg.Run.MatchString(sc.Name) {
 				continue
 			}
-			recs := runOne(ctx, e, cfg, sc, b)
+			recs := runOne(ctx, e, cfg, sc, c)
 			if cfg.Progress != nil {
 				for _, r := range recs {
-					fmt.Fprintf(cfg.Progress, "%-4s %-5s %-22s %-34s %s\n", r.Status, b, sc.Name, r.Check, strings.Join(r.Requirements, " "))
+					fmt.Fprintf(cfg.Progress, "%-4s %-17s %-22s %-34s %s\n", r.Status, c.Name, sc.Name, r.Check, strings.Join(r.Requirements, " "))
 				}
 			}
 			out = append(out, recs...)
@@ -145,12 +141,12 @@ type queryInfo struct {
 	} `json:"delivery"`
 }
 
-// runOne runs one scenario over one binding; a setup failure fails every check of the scenario with its reason.
-func runOne(ctx context.Context, e *env, cfg Config, sc Scenario, binding string) []Record {
-	r, err := start(ctx, e, cfg, sc, binding)
+// runOne runs one scenario over one column; a setup failure fails every check of the scenario with its reason.
+func runOne(ctx context.Context, e *env, cfg Config, sc Scenario, col Column) []Record {
+	r, err := start(ctx, e, cfg, sc, col)
 	recs := make([]Record, 0, len(sc.Checks))
 	for _, c := range sc.Checks {
-		rec := Record{Scenario: sc.Name, Check: c.Name, Requirements: c.Requirements, Binding: binding}
+		rec := Record{Scenario: sc.Name, Check: c.Name, Requirements: c.Requirements, Binding: col.Name}
 		if err != nil {
 			rec.Status, rec.Evidence = Fail, "the scenario could not be run: "+err.Error()
 		} else if ev, ok := c.Judge(r); ok {
@@ -203,7 +199,8 @@ func refusalBlame(r *run) (core.Code, []string) {
 // noHost is why a scenario that needs the host's timing signals cannot run with a command that has no {signals}.
 const noHost = "the respondent command has no {signals}, so the runner cannot play the host: it cannot tell the respondent which timing signals its host has given (put {signals} where the respondent reads them, e.g. --signal {signals})"
 
-func start(ctx context.Context, e *env, cfg Config, sc Scenario, binding string) (*run, error) {
+func start(ctx context.Context, e *env, cfg Config, sc Scenario, col Column) (*run, error) {
+	binding := col.Binding
 	if sc.needsHost() && !slices.ContainsFunc(cfg.Command, func(a string) bool { return strings.Contains(a, "{signals}") }) {
 		return nil, errors.New(noHost)
 	}
@@ -215,6 +212,9 @@ func start(ctx context.Context, e *env, cfg Config, sc Scenario, binding string)
 	if err := json.Unmarshal(query, &qi); err != nil {
 		return nil, err
 	}
+	if query, err = e.atColumn(col, query); err != nil {
+		return nil, err
+	}
 	if sc.Unauthorised {
 		if query, err = redirect(query); err != nil {
 			return nil, err
@@ -224,7 +224,7 @@ func start(ctx context.Context, e *env, cfg Config, sc Scenario, binding string)
 		e.store.armed.Store(qi.QueryID, struct{}{})
 		defer e.store.armed.Delete(qi.QueryID)
 	}
-	url, done, err := e.carry(binding, query)
+	url, done, err := e.carry(col, query)
 	if err != nil {
 		return nil, err
 	}
