@@ -62,61 +62,6 @@ type part10 struct {
 	Metadata  map[string]json.RawMessage `json:"metadata"`
 }
 
-// message10 is an A2A 1.0 Message with its parts kept as text. Nothing in it is decoded into generic values, so a
-// hostile body costs no more memory than its own bytes.
-type message10 struct {
-	MessageID string            `json:"messageId"`
-	ContextID string            `json:"contextId"`
-	TaskID    string            `json:"taskId"`
-	Role      string            `json:"role"`
-	Parts     []json.RawMessage `json:"parts"`
-}
-
-// parseSend10 finds the one AQP response part of an A2A 1.0 SendMessageRequest (JSON-RPC params, or the HTTP+JSON
-// body); the error says what was expected.
-func parseSend10(params []byte) (callParts, string) {
-	if len(bytes.TrimSpace(params)) == 0 || string(bytes.TrimSpace(params)) == "null" {
-		return callParts{}, `the SendMessageRequest is missing: it must be {"message": {...}}; ` + expected10
-	}
-	var p struct {
-		Message *message10 `json:"message"`
-	}
-	if err := json.Unmarshal(params, &p); err != nil {
-		return callParts{}, "not a SendMessageRequest: " + err.Error()
-	}
-	if p.Message == nil {
-		return callParts{}, `"message" is missing; ` + expected10
-	}
-	m := p.Message
-	if m.MessageID == "" || m.Role == "" {
-		return callParts{}, `"message" needs "messageId" and "role" (A2A 1.0 Message); ` + expected10
-	}
-	var found []int
-	var content []byte
-	for i, raw := range m.Parts {
-		var part part10
-		if err := json.Unmarshal(raw, &part); err != nil {
-			return callParts{}, fmt.Sprintf(`"message.parts[%d]" is not a Part: %v`, i, err)
-		}
-		if !marks(part.Metadata, ObjectResponse) {
-			continue
-		}
-		found = append(found, i)
-		c, msg := part.responseText(i)
-		if msg != "" {
-			return callParts{}, msg
-		}
-		content = c
-	}
-	switch {
-	case len(found) == 0:
-		return callParts{}, expected10 + "; it carries none"
-	case len(found) > 1:
-		return callParts{}, fmt.Sprintf("%s; it carries %d (parts %v)", expected10, len(found), found)
-	}
-	return callParts{response: content, contextID: m.ContextID, taskID: m.TaskID}, ""
-}
-
 // responseText is the QueryResponse's JSON text from a marked 1.0 part: a data part's value as written, or a raw
 // part's decoded bytes.
 func (p part10) responseText(i int) ([]byte, string) {

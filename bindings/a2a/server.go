@@ -173,14 +173,6 @@ var (
 		"agent/getAuthenticatedExtendedCard", "agent/getExtendedCard"}
 )
 
-// envelope is a JSON-RPC request with its id and params kept as text.
-type envelope struct {
-	JSONRPC string          `json:"jsonrpc"`
-	Method  string          `json:"method"`
-	ID      json.RawMessage `json:"id"`
-	Params  json.RawMessage `json:"params"`
-}
-
 func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		s.rejected("method")
@@ -192,8 +184,8 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var env envelope
-	if err := json.Unmarshal(body, &env); err != nil {
+	env, err := scanEnvelope(body)
+	if err != nil {
 		s.rejected("json")
 		writeRPCError(w, http.StatusOK, nil, a2a.ErrParseError, "the request is not a JSON-RPC request object: "+err.Error(), true)
 		return
@@ -232,7 +224,7 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request) {
 		writeRPCError(w, http.StatusOK, env.ID, err, msg, g.version == Version)
 		return
 	}
-	parse := parseSend10
+	parse := scanSend10
 	if g.version == LegacyVersion {
 		parse = parseSend03
 	}
@@ -347,7 +339,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, stream bool) 
 	if !ok {
 		return
 	}
-	call, perr := parseSend10(body)
+	call, perr := scanSend10(body)
 	if perr != "" {
 		s.rejected("params")
 		writeRESTError(w, a2a.ErrInvalidParams, perr)
