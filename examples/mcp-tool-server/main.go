@@ -1,7 +1,10 @@
 // Command mcp-tool-server is an MCP tool server that asks the calling agent about its results: every result of
 // its "search" tool carries a Quickstart-style query ("Did this tool result fully answer the user's request?")
 // under _meta["com.agentqueryprotocol/queries"], issued by a running `aqp serve` through its admin API. The agent
-// answers by calling aqp_submit_response on the collector's MCP endpoint.
+// answers by calling aqp_submit_response on the collector's MCP endpoint. Like the collector, it is an mcp-go (v1.2)
+// server in stateless mode, which speaks MCP 2026-07-28 (server/discover, the version in each request's _meta) and
+// the initialize generations on the same endpoint; `aqp respond --carrier mcp` reads its results over 2026-07-28
+// first and falls back to initialize (D31).
 //
 //	AQP_ADMIN_TOKEN=... go run ./examples/mcp-tool-server -collector http://127.0.0.1:8080
 package main
