@@ -37,10 +37,17 @@ func TestConformanceRespondentPassesOurRespondent(t *testing.T) {
 		}
 		per[r.Binding]++
 	}
-	if len(per) != 3 || per["https"] != per["mcp"] || per["mcp"] != per["a2a"] || per["https"] < 10 {
-		t.Errorf("records per binding %v, want the same number (at least 10) over https, mcp and a2a", per)
+	columns := []string{"https", "mcp-2026-07-28", "mcp-2025-11-25", "a2a-1.0-jsonrpc", "a2a-1.0-http-json", "a2a-1.0-grpc", "a2a-0.3-jsonrpc"}
+	for _, c := range columns {
+		if per[c] != per["https"] || per[c] < 10 {
+			t.Errorf("records per column %v, want the same number (at least 10) over %v", per, columns)
+			break
+		}
 	}
-	if !strings.Contains(errOut, "pass a2a") {
+	if len(per) != len(columns) {
+		t.Errorf("records over %d columns, want %d: %v", len(per), len(columns), per)
+	}
+	if !strings.Contains(errOut, "pass a2a-1.0-grpc") {
 		t.Errorf("no progress lines on stderr:\n%s", errOut)
 	}
 	for _, f := range []string{"respondent.junit.xml", "index.html"} {
@@ -63,12 +70,16 @@ func TestConformanceRespondentFailsASilentRespondent(t *testing.T) {
 	}
 }
 
+// sendsNothing is a respondent that delivers nothing, and waits past the expiry of the query whose signal never
+// comes (its {signals} name the scenario), so that one check — giving that query up at expiry — passes.
+var sendsNothing = []string{"sh", "-c", `case "$0" in *unsignalled*) sleep 6;; esac`, "{signals}", "{url}"}
+
 // TestConformanceRespondentExpectedFailures: a silent respondent whose every failure is listed passes; a listed
 // check that passes, or an id no check has, fails the run as stale; a malformed file is a usage error before any
 // run.
 func TestConformanceRespondentExpectedFailures(t *testing.T) {
 	dir := t.TempDir()
-	code, _, _ := runCLI(t, "", "conformance", "respondent", "--binding", "https", "--report-dir", dir, "--", "true", "{url}")
+	code, _, _ := runCLI(t, "", append([]string{"conformance", "respondent", "--binding", "https", "--report-dir", dir, "--"}, sendsNothing...)...)
 	if code != 1 {
 		t.Fatalf("the silent respondent: exit %d, want 1", code)
 	}
@@ -118,7 +129,7 @@ func TestConformanceRespondentExpectedFailures(t *testing.T) {
 		{"one scenario run, its failure unlisted", []map[string]string{{"check": "respondent/https/no-such/x", "reason": "r"}}, 1, "FAIL respondent/https/answer/", []string{"--run", "^answer$"}},
 	} {
 		args := append([]string{"conformance", "respondent", "--binding", "https", "--expected-failures", write(tc.entries)}, tc.args...)
-		code, out, _ := runCLI(t, "", append(args, "--", "true", "{url}")...)
+		code, out, _ := runCLI(t, "", append(append(args, "--"), sendsNothing...)...)
 		if code != tc.code || !strings.Contains(out, tc.want) {
 			t.Errorf("%s: exit %d, want %d and %q\n%s", tc.name, code, tc.code, tc.want, out)
 		}

@@ -220,3 +220,34 @@ func TestRunRefusesBadConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestNoPassWithoutEvidence: a respondent command that cannot start refuses the run at once, with one error naming
+// the command; and a respondent that starts but never delivers gets no pass at all — the checks that pass when
+// nothing is sent are inconclusive (skip) over a column where it never showed it can deliver, not passes (issue
+// "The conformance kit sees what it claims", item 1: /no/such/cmd got 3 passing MUST checks over HTTPS).
+func TestNoPassWithoutEvidence(t *testing.T) {
+	_, err := respondentrun.Run(context.Background(), respondentrun.Config{Command: []string{"/no/such/cmd", "--from", "{url}"}})
+	if err == nil || !strings.Contains(err.Error(), "/no/such/cmd") || !strings.Contains(err.Error(), "cannot be started") {
+		t.Fatalf("a command that does not exist: err = %v, want one error naming it", err)
+	}
+	recs, err := respondentrun.Run(context.Background(), respondentrun.Config{Command: []string{"true", "{url}", "{signals}"},
+		Bindings: []string{https.Name}, Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var skipped int
+	for _, r := range recs {
+		switch r.Status {
+		case respondentrun.Pass:
+			t.Errorf("%s / %s passed for a respondent that sends nothing: %s", r.Scenario, r.Check, r.Evidence)
+		case respondentrun.Skip:
+			skipped++
+			if !strings.HasPrefix(r.Evidence, "inconclusive: ") {
+				t.Errorf("%s / %s skipped without saying it is inconclusive: %s", r.Scenario, r.Check, r.Evidence)
+			}
+		}
+	}
+	if skipped != 4 {
+		t.Errorf("%d inconclusive checks, want the 4 that pass when nothing is sent", skipped)
+	}
+}

@@ -31,13 +31,15 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/core"
 )
 
-// Status is a check's verdict, as the report gives it; a respondent check is never skipped.
+// Status is a check's verdict, as the report gives it.
 type Status = report.Status
 
-// The verdicts.
+// The verdicts. Skip is an inconclusive check: one that passes only by something not happening, over a column where
+// the respondent never showed that it delivers (see absent).
 const (
 	Pass = report.Pass
 	Fail = report.Fail
+	Skip = report.Skip
 )
 
 // Record is one check of one scenario over one binding, as the JSON report lists it.
@@ -93,6 +95,10 @@ func Run(ctx context.Context, cfg Config) ([]Record, error) {
 	if cfg.Run != nil && !slices.ContainsFunc(Scenarios, func(sc Scenario) bool { return cfg.Run.MatchString(sc.Name) }) {
 		return nil, fmt.Errorf("no scenario name matches %q", cfg.Run)
 	}
+	// A respondent that cannot start would pass every check that something is not sent: refuse the run at once.
+	if _, err := exec.LookPath(cfg.Command[0]); err != nil {
+		return nil, fmt.Errorf("the respondent command %q cannot be started: %w", cfg.Command[0], err)
+	}
 	e, err := newEnv()
 	if err != nil {
 		return nil, fmt.Errorf("starting the embedded collector: %w", err)
@@ -100,11 +106,18 @@ func Run(ctx context.Context, cfg Config) ([]Record, error) {
 	defer e.close()
 	var out []Record
 	for _, c := range columns {
+		st := &columnState{}
+		st.control = func() bool {
+			if r, err := start(ctx, e, cfg, Scenarios[0], c); err == nil {
+				return slices.ContainsFunc(r.arrivals, func(a arrival) bool { return a.Accepted })
+			}
+			return false
+		}
 		for _, sc := range Scenarios {
 			if cfg.Run != nil && !cfg.Run.MatchString(sc.Name) {
 				continue
 			}
-			recs := runOne(ctx, e, cfg, sc, c)
+			recs := runOne(ctx, e, cfg, sc, c, st)
 			if cfg.Progress != nil {
 				for _, r := range recs {
 					fmt.Fprintf(cfg.Progress, "%-4s %-17s %-22s %-34s %s\n", r.Status, c.Name, sc.Name, r.Check, strings.Join(r.Requirements, " "))
@@ -130,6 +143,11 @@ type run struct {
 	timedOut bool
 	// ended is when the respondent's process ended (or was stopped).
 	ended time.Time
+	// alive reports whether the respondent has shown over this column that it delivers (see absent); set by
+	// the runner.
+	alive func() bool
+	// inconclusive is set by a check that could neither pass nor fail (see absent).
+	inconclusive bool
 }
 
 type queryInfo struct {
@@ -141,9 +159,30 @@ type queryInfo struct {
 	} `json:"delivery"`
 }
 
+// columnState is what the runner has seen of the respondent over one column: whether it has delivered an answer
+// the collector accepted, and how to find out with a control query when it has not yet (once).
+type columnState struct {
+	alive, asked bool
+	control      func() bool
+}
+
+func (st *columnState) isAlive() bool {
+	if !st.alive && !st.asked {
+		st.asked = true
+		st.alive = st.control()
+	}
+	return st.alive
+}
+
 // runOne runs one scenario over one column; a setup failure fails every check of the scenario with its reason.
-func runOne(ctx context.Context, e *env, cfg Config, sc Scenario, col Column) []Record {
+func runOne(ctx context.Context, e *env, cfg Config, sc Scenario, col Column, st *columnState) []Record {
 	r, err := start(ctx, e, cfg, sc, col)
+	if err == nil {
+		if slices.ContainsFunc(r.arrivals, func(a arrival) bool { return a.Accepted }) {
+			st.alive = true
+		}
+		r.alive = st.isAlive
+	}
 	recs := make([]Record, 0, len(sc.Checks))
 	for _, c := range sc.Checks {
 		rec := Record{Scenario: sc.Name, Check: c.Name, Requirements: c.Requirements, Binding: col.Name}
@@ -151,6 +190,9 @@ func runOne(ctx context.Context, e *env, cfg Config, sc Scenario, col Column) []
 			rec.Status, rec.Evidence = Fail, "the scenario could not be run: "+err.Error()
 		} else if ev, ok := c.Judge(r); ok {
 			rec.Status, rec.Evidence = Pass, ev
+		} else if r.inconclusive {
+			rec.Status, rec.Evidence = Skip, ev
+			r.inconclusive = false
 		} else {
 			rec.Status, rec.Evidence = Fail, ev+"; respondent "+r.exit+", its output ends: "+r.output
 			if code, blame := refusalBlame(r); blame != nil {

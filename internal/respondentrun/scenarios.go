@@ -113,13 +113,13 @@ var Scenarios = []Scenario{
 		{"the retry has the same bytes", []string{"AQP-RESP-RETRY"}, sameBytes},
 	}},
 	{Name: "expired-query", ConsentMode: "not_required", Expired: true, Checks: []Check{
-		{"nothing is sent for an expired query", []string{"AQP-RESP-VALIDATE"}, nothingSent},
+		{"nothing is sent for an expired query", []string{"AQP-RESP-VALIDATE"}, absent(nothingSent)},
 	}},
 	{Name: "unauthorised-destination", ConsentMode: "not_required", Unauthorised: true, Checks: []Check{
-		{"nothing is sent to " + unauthorisedHost, []string{"AQP-RESP-DESTINATION", "AQP-D29"}, nothingSent},
+		{"nothing is sent to " + unauthorisedHost, []string{"AQP-RESP-DESTINATION", "AQP-D29"}, absent(nothingSent)},
 	}},
 	{Name: "consent-refused", ConsentMode: "ask_always", RefuseConsent: true, Checks: []Check{
-		{"nothing is sent when consent is refused", []string{"AQP-RESP-CONSENT"}, nothingSent},
+		{"nothing is sent when consent is refused", []string{"AQP-RESP-CONSENT"}, absent(nothingSent)},
 	}},
 	{Name: "consent-granted", ConsentMode: "ask_always", Checks: []Check{
 		{"the principal's grant travels as consent, accepted", []string{"AQP-RESP-CONSENT", "AQP-PAIR-CONSENT-REQUIRED"}, consentGranted},
@@ -135,7 +135,7 @@ var Scenarios = []Scenario{
 	// The host signals the other kind for this subject, and this kind for another subject: neither is the query's.
 	{Name: "outcome-unsignalled", ConsentMode: "not_required", Timing: "after_outcome_known", TTLSeconds: unsignalledTTL,
 		Signals: []HostSignal{{respondent.SignalTaskComplete, "outcome-unsignalled"}, {respondent.SignalOutcomeKnown, "outcome-unsignalled-other"}}, Checks: []Check{
-			{"nothing is sent: no outcome signal for the query's subject", []string{"AQP-RESP-TIMING", "AQP-D28"}, nothingSentUnsignalled},
+			{"nothing is sent: no outcome signal for the query's subject", []string{"AQP-RESP-TIMING", "AQP-D28"}, absent(nothingSentUnsignalled)},
 			{"the respondent gives the query up at its expiry", []string{"AQP-D28"}, gaveUp},
 		}},
 	{Name: "continuation", ConsentMode: "not_required", Type: continuationType, Checks: []Check{
@@ -355,6 +355,22 @@ func sameBytes(r *run) (string, bool) {
 		}
 	}
 	return fmt.Sprintf("%d submissions of the same %d bytes", len(r.arrivals), len(r.arrivals[0].Body)), true
+}
+
+// absent wraps a check that passes because something did not happen: it counts only once the respondent has shown,
+// over the same column in the same run, that it is alive and able to deliver (an answer the collector accepted,
+// or a control query answered now); otherwise the check is inconclusive, never a pass — a respondent that never
+// started sends nothing too.
+func absent(judge func(r *run) (string, bool)) func(r *run) (string, bool) {
+	return func(r *run) (string, bool) {
+		ev, ok := judge(r)
+		if ok && (r.alive == nil || !r.alive()) {
+			r.inconclusive = true
+			return "inconclusive: " + ev + ", but the respondent has not shown over this column that it delivers at all " +
+				"(no answer of its was accepted here, not even a control query's), so nothing being sent proves nothing", false
+		}
+		return ev, ok
+	}
 }
 
 func nothingSent(r *run) (string, bool) {
