@@ -72,6 +72,19 @@ var brokenCollectors = map[string]brokenCollector{
 			return bytes.Replace(b, []byte(`"protocolVersion":`), []byte(`"binding":"https","protocolVersion":`), 1)
 		})
 	}},
+	"collector/receipt-time-a-year-off": {binding: spec.BindingHTTPS, wire: func(h http.Handler) http.Handler {
+		// Still UTC with milliseconds (D20 holds): only the clock is wrong.
+		return rewriteBody(spec.HTTPSPath, h, func(b []byte) []byte {
+			return receivedAtYear.ReplaceAllFunc(b, func(m []byte) []byte {
+				year := receivedAtYear.FindSubmatch(m)[1]
+				y := 0
+				for _, c := range year {
+					y = y*10 + int(c-'0')
+				}
+				return []byte(fmt.Sprintf(`"receivedAt":"%04d-`, y-1))
+			})
+		})
+	}},
 	"collector/receipt-time-not-utc-milliseconds": {binding: spec.BindingHTTPS, wire: func(h http.Handler) http.Handler {
 		// The same instant, still a valid date-time, in the +00:00 form and without its milliseconds.
 		return rewriteBody(spec.HTTPSPath, h, func(b []byte) []byte {
@@ -125,6 +138,9 @@ var brokenCollectors = map[string]brokenCollector{
 		})
 	}},
 }
+
+// receivedAtYear matches a receipt's receivedAt up to its year.
+var receivedAtYear = regexp.MustCompile(`"receivedAt":"(\d{4})-`)
 
 // runnerBinding is the runner's binding for a name, with its submitter's wire checks, as `aqp conformance
 // collector` builds it.

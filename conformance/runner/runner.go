@@ -323,11 +323,12 @@ type remote struct {
 	ttl     time.Duration
 
 	mu         sync.Mutex
-	n          int               // queries issued
-	ids        map[string]string // scenario queryId (lower case) -> issued queryId
-	realIssue  time.Time         // the collector's createdAt of the first query
-	localIssue time.Time         // the runner's clock when it came back
-	scIssue    time.Time         // the scenario's clock at the first issue
+	expires    map[string]time.Time // issued queryId (lower case) -> its expiresAt
+	n          int                  // queries issued
+	ids        map[string]string    // scenario queryId (lower case) -> issued queryId
+	realIssue  time.Time            // the collector's createdAt of the first query
+	localIssue time.Time            // the runner's clock when it came back
+	scIssue    time.Time            // the scenario's clock at the first issue
 }
 
 func (r *remote) Issue(ctx context.Context, draft []byte) ([]byte, error) {
@@ -347,16 +348,27 @@ func (r *remote) Issue(ctx context.Context, draft []byte) ([]byte, error) {
 		m["ttlSeconds"] = json.RawMessage(fmt.Sprint(int(RealTTL / time.Second)))
 		draft, _ = json.Marshal(m)
 	}
+	asked := time.Now()
 	req, err := r.issue(ctx, draft)
 	if err != nil {
 		return nil, fmt.Errorf("issuing the query: %w", err)
 	}
+	answered := time.Now()
 	var q struct {
 		QueryID   string `json:"queryId"`
 		ExpiresAt string `json:"expiresAt"`
 	}
 	if err := json.Unmarshal(req, &q); err != nil || q.QueryID == "" {
 		return nil, fmt.Errorf("the issued request has no queryId: %s", req)
+	}
+	if err := checkExpiresAt(q.ExpiresAt, draftTTLOf(draft), asked, answered); err != nil {
+		return nil, err
+	}
+	if exp, err := core.ParseDateTime(q.ExpiresAt); err == nil {
+		if r.expires == nil {
+			r.expires = map[string]time.Time{}
+		}
+		r.expires[strings.ToLower(q.QueryID)] = exp
 	}
 	if r.n == 0 {
 		// A request carries expiresAt, not its creation: the collector's issue time is expiresAt less the ttl asked.
@@ -392,9 +404,14 @@ func (r *remote) Submit(ctx context.Context, body []byte, auth string) (harness.
 	}
 	wire := r.rewrite(body)
 	ids := r.ids
+	expires := r.expires
 	r.mu.Unlock()
+	sent := time.Now()
 	res, err := r.sub.Submit(ctx, wire, auth)
 	if err != nil {
+		return res, err
+	}
+	if err := checkReceivedAt(res.Receipt, sent, time.Now(), expires); err != nil {
 		return res, err
 	}
 	for sc, real := range ids {
@@ -404,6 +421,58 @@ func (r *remote) Submit(ctx context.Context, body []byte, auth string) (harness.
 }
 
 func (r *remote) Close() {}
+
+// ClockTolerance is how far a collector's clock may be from the runner's before its timestamps are judged wrong:
+// a receipt's receivedAt must fall between the runner sending the submission and reading the receipt, and an issued
+// query's expiresAt ttlSeconds after the issue, each give or take this much.
+const ClockTolerance = 5 * time.Second
+
+// checkReceivedAt holds a receipt's receivedAt to the runner's clock (the collector judges expiry by its clock, and
+// receivedAt is that clock's reading), and an accepted receipt to its query's expiresAt: a query is answered only
+// while it is open. A failure names AQP-COL-EXPIRED.
+func checkReceivedAt(receipt []byte, sent, read time.Time, expires map[string]time.Time) error {
+	var rc struct {
+		QueryID    string `json:"queryId"`
+		Status     string `json:"status"`
+		ReceivedAt string `json:"receivedAt"`
+	}
+	if receipt == nil || json.Unmarshal(receipt, &rc) != nil || rc.ReceivedAt == "" {
+		return nil // not a receipt: the binding's checks say so
+	}
+	at, err := core.ParseDateTime(rc.ReceivedAt)
+	if err != nil {
+		return nil
+	}
+	if at.Before(sent.Add(-ClockTolerance)) || at.After(read.Add(ClockTolerance)) {
+		return harness.Wire(fmt.Sprintf("receivedAt %s is not when the submission was received: the runner sent it at %s and read the receipt at %s (tolerance %s); the collector's clock is off, so it judges expiry wrongly",
+			rc.ReceivedAt, sent.UTC().Format(time.RFC3339Nano), read.UTC().Format(time.RFC3339Nano), ClockTolerance), "AQP-COL-EXPIRED")
+	}
+	if exp, ok := expires[strings.ToLower(rc.QueryID)]; ok && rc.Status == "accepted" && at.After(exp) {
+		return harness.Wire(fmt.Sprintf("an accepted receipt received at %s, after its query's expiresAt %s", rc.ReceivedAt, exp.UTC().Format(time.RFC3339Nano)), "AQP-COL-EXPIRED")
+	}
+	return nil
+}
+
+// checkExpiresAt holds an issued query's expiresAt to the ttlSeconds asked: between the issue's start and end plus
+// the ttl, give or take ClockTolerance. A failure names AQP-COL-ISSUE-DEFAULTS, the rule that gives ttlSeconds its
+// meaning.
+func checkExpiresAt(expiresAt string, ttl time.Duration, asked, answered time.Time) error {
+	exp, err := core.ParseDateTime(expiresAt)
+	if err != nil || ttl <= 0 {
+		return nil // its form is the schema's and D20's to judge
+	}
+	lo, hi := asked.Add(ttl-ClockTolerance), answered.Add(ttl+ClockTolerance)
+	if exp.Before(lo) || exp.After(hi) {
+		return harness.Wire(fmt.Sprintf("the issued query's expiresAt %s is not ttlSeconds %d after the issue (%s to %s, tolerance %s)",
+			expiresAt, int(ttl/time.Second), asked.UTC().Format(time.RFC3339Nano), answered.UTC().Format(time.RFC3339Nano), ClockTolerance), "AQP-COL-ISSUE-DEFAULTS")
+	}
+	return nil
+}
+
+// draftTTLOf is the ttlSeconds a draft asks for as it is sent (the default when it names none).
+func draftTTLOf(draft []byte) time.Duration {
+	return time.Duration(draftTTL(draft) * float64(time.Second))
+}
 
 // shift maps a scenario duration since the first issue onto the collector's: unchanged, or for a scenario that
 // moves the clock, the query's lifetime compressed into RealTTL and anything past expiry at most a second past it.
