@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -36,6 +37,8 @@ var Bindings = []string{https.Name, aqpmcp.Name, a2ab.Name}
 
 // arrival is one submission the embedded collector received, with what it answered.
 type arrival struct {
+	// seq orders arrivals as the collector received them.
+	seq     int
 	Binding string
 	// Authorization is the HTTP Authorization header the binding's request carried ("" when absent).
 	Authorization string
@@ -46,29 +49,74 @@ type arrival struct {
 	Receipt []byte
 }
 
-// recorder keeps every submission any binding hands the collector, in order.
+// recorder keeps every submission any binding hands the collector, in order, so that each run takes its own: the
+// arrivals for its query and for the continuations their receipts carry. Runs over different columns go on at once.
 type recorder struct {
 	mu  sync.Mutex
 	all []arrival
+	seq int
+	// clock is held for reading by every submission and issue, and for writing while a query is issued in the
+	// collector's past (env.issue): moving the clock must not move it under another run's submission.
+	clock sync.RWMutex
 }
 
 func (r *recorder) wrap(sub collector.Submitter) collector.Submitter {
 	return collector.SubmitterFunc(func(ctx context.Context, s collector.Submission) collector.Outcome {
+		r.clock.RLock()
 		out := sub.Submit(ctx, s)
+		r.clock.RUnlock()
 		r.mu.Lock()
-		r.all = append(r.all, arrival{Binding: s.Binding, Authorization: s.Authorization, Body: append([]byte(nil), s.Body...), Accepted: out.Accepted, Code: out.Code, Receipt: out.Receipt})
+		r.seq++
+		r.all = append(r.all, arrival{seq: r.seq, Binding: s.Binding, Authorization: s.Authorization, Body: append([]byte(nil), s.Body...), Accepted: out.Accepted, Code: out.Code, Receipt: out.Receipt})
 		r.mu.Unlock()
 		return out
 	})
 }
 
-// take returns the arrivals since the last take and forgets them.
-func (r *recorder) take() []arrival {
+// take returns, in order, the arrivals for queryID and for the continuations their receipts carry (and theirs),
+// and forgets them.
+func (r *recorder) take(queryID string) []arrival {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	out := r.all
-	r.all = nil
+	want := map[string]bool{strings.ToLower(queryID): true}
+	var out []arrival
+	for changed := true; changed; {
+		changed = false
+		keep := r.all[:0]
+		for _, a := range r.all {
+			if !want[arrivalQueryID(a)] {
+				keep = append(keep, a)
+				continue
+			}
+			out = append(out, a)
+			if c := continuationQueryID(a.Receipt); c != "" && !want[c] {
+				want[c], changed = true, true
+			}
+		}
+		r.all = keep
+	}
+	slices.SortStableFunc(out, func(a, b arrival) int { return a.seq - b.seq })
 	return out
+}
+
+func arrivalQueryID(a arrival) string {
+	var m struct {
+		QueryID string `json:"queryId"`
+	}
+	_ = json.Unmarshal(a.Body, &m)
+	return strings.ToLower(m.QueryID)
+}
+
+func continuationQueryID(receipt []byte) string {
+	var m struct {
+		Continuation *struct {
+			QueryID string `json:"queryId"`
+		} `json:"continuation"`
+	}
+	if json.Unmarshal(receipt, &m) != nil || m.Continuation == nil {
+		return ""
+	}
+	return strings.ToLower(m.Continuation.QueryID)
 }
 
 // recBinding is a binding whose submissions pass through the recorder.
@@ -228,8 +276,13 @@ func (e *env) atColumn(c Column, query []byte) ([]byte, error) {
 // issue issues a query from draft; expired issues it an hour in the collector's past, so it has expired already.
 func (e *env) issue(ctx context.Context, draft []byte, expired bool) ([]byte, error) {
 	if expired {
+		e.rec.clock.Lock()
+		defer e.rec.clock.Unlock()
 		e.offset.Store(int64(-time.Hour))
 		defer e.offset.Store(0)
+	} else {
+		e.rec.clock.RLock()
+		defer e.rec.clock.RUnlock()
 	}
 	return e.coll.Issue(ctx, draft)
 }

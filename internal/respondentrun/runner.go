@@ -25,6 +25,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agentqueryprotocol/aqp-go/conformance/report"
@@ -104,27 +105,21 @@ func Run(ctx context.Context, cfg Config) ([]Record, error) {
 		return nil, fmt.Errorf("starting the embedded collector: %w", err)
 	}
 	defer e.close()
+	// Columns run at once, each on its own collector listener and carriers; within a column, scenarios in order.
+	perColumn := make([][]Record, len(columns))
+	var progress sync.Mutex
+	var wg sync.WaitGroup
+	for i, c := range columns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			perColumn[i] = runColumn(ctx, e, cfg, c, &progress)
+		}()
+	}
+	wg.Wait()
 	var out []Record
-	for _, c := range columns {
-		st := &columnState{}
-		st.control = func() bool {
-			if r, err := start(ctx, e, cfg, Scenarios[0], c); err == nil {
-				return slices.ContainsFunc(r.arrivals, func(a arrival) bool { return a.Accepted })
-			}
-			return false
-		}
-		for _, sc := range Scenarios {
-			if cfg.Run != nil && !cfg.Run.MatchString(sc.Name) {
-				continue
-			}
-			recs := runOne(ctx, e, cfg, sc, c, st)
-			if cfg.Progress != nil {
-				for _, r := range recs {
-					fmt.Fprintf(cfg.Progress, "%-4s %-17s %-22s %-34s %s\n", r.Status, c.Name, sc.Name, r.Check, strings.Join(r.Requirements, " "))
-				}
-			}
-			out = append(out, recs...)
-		}
+	for _, recs := range perColumn {
+		out = append(out, recs...)
 	}
 	return out, nil
 }
@@ -157,6 +152,33 @@ type queryInfo struct {
 	Delivery  struct {
 		Authorization string `json:"authorization"`
 	} `json:"delivery"`
+}
+
+// runColumn runs every scenario over one column, in order; progress lines are written under mu.
+func runColumn(ctx context.Context, e *env, cfg Config, c Column, mu *sync.Mutex) []Record {
+	st := &columnState{}
+	st.control = func() bool {
+		if r, err := start(ctx, e, cfg, Scenarios[0], c); err == nil {
+			return slices.ContainsFunc(r.arrivals, func(a arrival) bool { return a.Accepted })
+		}
+		return false
+	}
+	var out []Record
+	for _, sc := range Scenarios {
+		if cfg.Run != nil && !cfg.Run.MatchString(sc.Name) {
+			continue
+		}
+		recs := runOne(ctx, e, cfg, sc, c, st)
+		if cfg.Progress != nil {
+			mu.Lock()
+			for _, r := range recs {
+				fmt.Fprintf(cfg.Progress, "%-4s %-17s %-22s %-34s %s\n", r.Status, c.Name, sc.Name, r.Check, strings.Join(r.Requirements, " "))
+			}
+			mu.Unlock()
+		}
+		out = append(out, recs...)
+	}
+	return out
 }
 
 // columnState is what the runner has seen of the respondent over one column: whether it has delivered an answer
@@ -288,7 +310,6 @@ func start(ctx context.Context, e *env, cfg Config, sc Scenario, col Column) (*r
 	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	_ = e.rec.take()
 	cmd := exec.CommandContext(cctx, args[0], args[1:]...)
 	principal := "y\n"
 	if sc.RefuseConsent {
@@ -308,7 +329,7 @@ func start(ctx context.Context, e *env, cfg Config, sc Scenario, col Column) (*r
 		}
 	}
 	r.ended = time.Now()
-	r.arrivals = e.rec.take()
+	r.arrivals = e.rec.take(qi.QueryID)
 	out := strings.TrimSpace(buf.String())
 	if len(out) > 600 {
 		out = "…" + out[len(out)-600:]
