@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
@@ -20,6 +19,7 @@ import (
 	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
 	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
+	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
@@ -51,42 +51,36 @@ var Columns = []Column{
 }
 
 // ColumnNames are the --binding words: each binding (all its columns), then each column.
-func ColumnNames() []string {
-	var out []string
-	for _, c := range Columns {
-		if !slices.Contains(out, c.Binding) {
-			out = append(out, c.Binding)
-		}
-	}
-	for _, c := range Columns {
-		if !slices.Contains(out, c.Name) {
-			out = append(out, c.Name)
-		}
-	}
-	return out
-}
+func ColumnNames() []string { return harness.ColumnNames(asHarness(Columns)) }
 
-// SelectColumns picks columns by selector: a column's name, or a binding's name for all of its columns.
+// SelectColumns picks columns by selector: a column's name, or a binding's name for all of its columns, as the
+// collector runner picks them (harness.SelectColumns).
 func SelectColumns(selectors []string) ([]Column, error) {
 	if len(selectors) == 0 {
 		return Columns, nil
 	}
+	picked, ok := harness.SelectColumns(asHarness(Columns), strings.Join(selectors, ","))
+	if !ok {
+		return nil, fmt.Errorf("unknown binding or column in %q: want one of %s", strings.Join(selectors, ","), strings.Join(ColumnNames(), ", "))
+	}
 	var out []Column
-	for _, sel := range selectors {
-		matched := false
+	for _, p := range picked {
 		for _, c := range Columns {
-			if c.Name == sel || c.Binding == sel {
-				matched = true
-				if !slices.ContainsFunc(out, func(o Column) bool { return o.Name == c.Name }) {
-					out = append(out, c)
-				}
+			if c.Name == p.Name {
+				out = append(out, c)
 			}
-		}
-		if !matched {
-			return nil, fmt.Errorf("unknown binding or column %q: want one of %s", sel, strings.Join(ColumnNames(), ", "))
 		}
 	}
 	return out, nil
+}
+
+// asHarness is the columns as the harness names them, for its selection.
+func asHarness(cs []Column) []harness.Column {
+	out := make([]harness.Column, len(cs))
+	for i, c := range cs {
+		out[i] = harness.Column{Name: c.Name, Binding: c.Binding}
+	}
+	return out
 }
 
 // columnServer is a column's collector: the embedded collector's handler behind the column's filter, with the
