@@ -26,7 +26,22 @@ func bindingProofs(t *testing.T) []tagged {
 		{"binding/a2a: wire checks of a2atest over the scenario corpus", a2atest.Requirements, true, false},
 		{"bindings: every binding's receipts byte-identical to the core's over the scenario corpus",
 			[]string{"AQP-BIND-SAME-OBJECTS", "AQP-D27"}, true, false},
+		{"surfaces: every pinned surface read from a collector composed as aqp serve (TestSurfacesPassAgainstOurCollector)",
+			surfaceRequirements(), true, false},
 	}
+}
+
+// surfaceRequirements are the requirements the pinned surfaces prove.
+func surfaceRequirements() []string {
+	var out []string
+	for _, s := range allSurfaces() {
+		for _, id := range s.Requirements {
+			if !slices.Contains(out, id) {
+				out = append(out, id)
+			}
+		}
+	}
+	return out
 }
 
 // TestBindingProofsAreCollectorMusts: every id a binding proof claims is a collector requirement of the catalogue,

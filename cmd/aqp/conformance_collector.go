@@ -23,7 +23,7 @@ import (
 func runnerBindings(hc *http.Client) []runner.Binding {
 	var out []runner.Binding
 	for _, c := range columns.All() {
-		out = append(out, runner.Binding{Name: c.Name, Carries: c.Carries, Requirements: c.Requirements,
+		out = append(out, runner.Binding{Name: c.Name, Carries: c.Carries, Requirements: c.Requirements, Surfaces: c.Surfaces,
 			Remote: func(u string) runner.Submitter { return c.Remote(u, hc) }})
 	}
 	return out
@@ -137,7 +137,7 @@ func runConformanceCollector(cmd *cobra.Command, o conformanceCollectorOptions) 
 		return err
 	}
 	start := time.Now()
-	recs, err := runner.Run(cmd.Context(), runner.Options{Target: o.target, Bindings: bindings, Issue: issue, Progress: cmd.OutOrStdout(), Run: run, Parallel: o.parallel})
+	recs, err := runner.Run(cmd.Context(), runner.Options{Target: o.target, Bindings: bindings, Issue: issue, Progress: cmd.OutOrStdout(), Run: run, Parallel: o.parallel, HTTP: hc})
 	if err != nil {
 		return usageError("%v", err)
 	}

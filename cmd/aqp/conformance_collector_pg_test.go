@@ -30,7 +30,15 @@ func TestConformanceCollectorTwoProcessesOnePostgres(t *testing.T) {
 	}
 	// The runner's progress lines: STATUS binding scenario[: evidence].
 	passed, skipped := map[string]int{}, map[string]int{}
+	surfaces := 0
 	for _, m := range regexp.MustCompile(`(?m)^(PASS|FAIL|SKIP) +(https|mcp-\S+|a2a-\S+) +(\S+)`).FindAllStringSubmatch(string(out), -1) {
+		if strings.HasPrefix(m[3], "surface/") { // the pinned surfaces, read once per run and column
+			if m[1] != "PASS" {
+				t.Errorf("%s over %s: %s", m[3], m[2], m[1])
+			}
+			surfaces++
+			continue
+		}
 		switch m[1] {
 		case "PASS":
 			passed[m[2]]++
@@ -39,6 +47,9 @@ func TestConformanceCollectorTwoProcessesOnePostgres(t *testing.T) {
 		default:
 			t.Errorf("%s over %s failed", m[3], m[2])
 		}
+	}
+	if surfaces < 10 {
+		t.Errorf("%d pinned surfaces read, want the service's 3 and every column's", surfaces)
 	}
 	files, err := conformance.LoadScenarios(conformance.ScenarioFiles)
 	if err != nil {

@@ -34,6 +34,9 @@ type Column struct {
 	Target Factory
 	// Remote returns the column's submitter to the collector whose base URL is baseURL, sending with hc.
 	Remote func(baseURL string, hc *http.Client) Submitter
+	// Surfaces are the pinned surfaces this column serves beside submitting (its agent card, its tool list, its
+	// refusals), which a runner reads once per run of the column.
+	Surfaces []Surface
 }
 
 // SelectColumns picks columns by name: "all" (or "") is every column, a binding's name ("mcp") every column of that

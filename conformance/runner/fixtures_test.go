@@ -72,6 +72,33 @@ var brokenCollectors = map[string]brokenCollector{
 			return bytes.Replace(b, []byte(`"protocolVersion":`), []byte(`"binding":"https","protocolVersion":`), 1)
 		})
 	}},
+	"collector/discovery-omits-a-binding": {binding: spec.BindingA2A, wire: func(h http.Handler) http.Handler {
+		return rewriteBody("/.well-known/aqp", h, func(b []byte) []byte {
+			var d map[string]any
+			if json.Unmarshal(b, &d) != nil {
+				return b
+			}
+			bs, _ := d["bindings"].([]any)
+			var keep []any
+			for _, e := range bs {
+				if m, _ := e.(map[string]any); m["binding"] != spec.BindingA2A {
+					keep = append(keep, e)
+				}
+			}
+			d["bindings"] = keep
+			out, _ := json.Marshal(d)
+			return out
+		})
+	}},
+	"collector/schema-not-the-spec-bytes": {binding: spec.BindingHTTPS, wire: func(h http.Handler) http.Handler {
+		return rewriteBody(spec.SchemaPath+spec.RequestSchema, h, func(b []byte) []byte {
+			var out bytes.Buffer
+			if json.Indent(&out, b, "", "\t") != nil {
+				return b
+			}
+			return out.Bytes()
+		})
+	}},
 	"collector/receipt-time-a-year-off": {binding: spec.BindingHTTPS, wire: func(h http.Handler) http.Handler {
 		// Still UTC with milliseconds (D20 holds): only the clock is wrong.
 		return rewriteBody(spec.HTTPSPath, h, func(b []byte) []byte {

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"regexp"
 	"slices"
 	"strings"
@@ -44,6 +45,8 @@ type Binding struct {
 	Requirements []string
 	// Remote returns a submitter to the collector at baseURL.
 	Remote func(baseURL string) Submitter
+	// Surfaces are the pinned surfaces the binding's column serves (harness.Column.Surfaces), read once.
+	Surfaces []harness.Surface
 }
 
 // Issuer issues a QueryDraft at the collector under test and returns the QueryRequest JSON.
@@ -67,6 +70,9 @@ type Options struct {
 	Files []conformance.ScenarioFile
 	// Run, when set, keeps only the scenarios whose name it matches, to look at one failure without the rest.
 	Run *regexp.Regexp
+	// HTTP reads the pinned surfaces (discovery, schemas, OpenAPI, and each column's); nil uses
+	// http.DefaultClient.
+	HTTP *http.Client
 	// Parallel is how many columns run at once (each column's scenarios run in order); 0 or 1 runs them one after
 	// another. Every column is one client of the collector, so a collector that limits failed submissions per
 	// client address sees them together: raise it against a collector whose limits allow.
@@ -142,7 +148,25 @@ func Run(ctx context.Context, opts Options) ([]Record, error) {
 		}()
 	}
 	wg.Wait()
+	// The service's own surfaces, once, in the first column: discovery must list every binding the run checks.
+	hc := opts.HTTP
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	var served []string
+	for _, b := range opts.Bindings {
+		if name, _, _ := strings.Cut(b.Name, "-"); !slices.Contains(served, name) {
+			served = append(served, name)
+		}
+	}
 	var out []Record
+	if opts.Run == nil {
+		for _, s := range ServiceSurfaces(served) {
+			rec := readSurface(ctx, opts.Target, hc, s, opts.Bindings[0].Name)
+			progressLine(opts, rec)
+			out = append(out, rec)
+		}
+	}
 	for _, recs := range perColumn {
 		out = append(out, recs...)
 	}
@@ -154,6 +178,19 @@ func Run(ctx context.Context, opts Options) ([]Record, error) {
 func runColumn(ctx context.Context, opts Options, files []conformance.ScenarioFile, b Binding, mu *sync.Mutex) []Record {
 	var out []Record
 	sub := b.Remote(opts.Target)
+	if opts.Run == nil {
+		hc := opts.HTTP
+		if hc == nil {
+			hc = http.DefaultClient
+		}
+		for _, s := range b.Surfaces {
+			rec := readSurface(ctx, opts.Target, hc, s, b.Name)
+			mu.Lock()
+			progressLine(opts, rec)
+			mu.Unlock()
+			out = append(out, rec)
+		}
+	}
 	for _, f := range files {
 		for _, sc := range f.Scenarios {
 			start := time.Now()
@@ -190,6 +227,18 @@ func runColumn(ctx context.Context, opts Options, files []conformance.ScenarioFi
 		c.Close()
 	}
 	return out
+}
+
+// progressLine writes a surface check's line, as the scenarios' are written.
+func progressLine(opts Options, rec Record) {
+	if opts.Progress == nil {
+		return
+	}
+	line := fmt.Sprintf("%-4s %-5s %s", strings.ToUpper(string(rec.Status)), rec.Binding, rec.Scenario)
+	if rec.Status != Pass && rec.Evidence != "" {
+		line += ": " + firstLine(rec.Evidence)
+	}
+	fmt.Fprintln(opts.Progress, line)
 }
 
 // Attribute names the requirements a failed scenario is attributed to (a copy, sorted): those of the wire check that
@@ -234,9 +283,13 @@ func Plan(files []conformance.ScenarioFile, bindings []Binding) string {
 			}
 		}
 	}
+	surfaces := len(ServiceSurfaces(nil))
+	for _, b := range bindings {
+		surfaces += len(b.Surfaces)
+	}
 	per := RealTTL + time.Second
-	return fmt.Sprintf("%d scenarios over %d binding(s): %d checks; %d of them move the clock by really waiting (ttlSeconds %d), up to %s each, %s in all",
-		scenarios, len(bindings), checks, waiting, int(RealTTL/time.Second), per, time.Duration(waiting)*per)
+	return fmt.Sprintf("%d scenarios over %d binding(s): %d checks, and %d pinned surfaces read; %d of the checks move the clock by really waiting (ttlSeconds %d), up to %s each, %s in all",
+		scenarios, len(bindings), checks, surfaces, waiting, int(RealTTL/time.Second), per, time.Duration(waiting)*per)
 }
 
 func firstLine(s string) string {

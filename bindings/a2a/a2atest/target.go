@@ -23,6 +23,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/a2aproject/a2a-go/v2/a2a"
 	a2apb "github.com/a2aproject/a2a-go/v2/a2apb/v1"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -74,15 +75,15 @@ const (
 
 // Columns are the binding's columns of the one table, newest first.
 var Columns = []harness.Column{
-	column(ColumnJSONRPC, func(base string, hc *http.Client) harness.Submitter { return &jsonrpc{base: base, hc: hc, v10: true} }),
-	column(ColumnHTTPJSON, func(base string, hc *http.Client) harness.Submitter { return &rest{base: base, hc: hc} }),
-	column(ColumnGRPC, func(base string, hc *http.Client) harness.Submitter { return &grpcSubmitter{base: base} }),
-	column(ColumnLegacy, func(base string, hc *http.Client) harness.Submitter { return &jsonrpc{base: base, hc: hc} }),
+	column(ColumnJSONRPC, cardSurface(a2ab.Version, a2a.TransportProtocolJSONRPC), func(base string, hc *http.Client) harness.Submitter { return &jsonrpc{base: base, hc: hc, v10: true} }),
+	column(ColumnHTTPJSON, cardSurface(a2ab.Version, a2a.TransportProtocolHTTPJSON), func(base string, hc *http.Client) harness.Submitter { return &rest{base: base, hc: hc} }),
+	column(ColumnGRPC, cardSurface(a2ab.Version, a2a.TransportProtocolGRPC), func(base string, hc *http.Client) harness.Submitter { return &grpcSubmitter{base: base} }),
+	column(ColumnLegacy, cardSurface(a2ab.LegacyVersion, a2a.TransportProtocolJSONRPC), func(base string, hc *http.Client) harness.Submitter { return &jsonrpc{base: base, hc: hc} }),
 }
 
-func column(name string, remote func(base string, hc *http.Client) harness.Submitter) harness.Column {
+func column(name string, surfaces []harness.Surface, remote func(base string, hc *http.Client) harness.Submitter) harness.Column {
 	trim := func(base string, hc *http.Client) harness.Submitter { return remote(strings.TrimSuffix(base, "/"), hc) }
-	return harness.Column{Name: name, Binding: a2ab.Name, Carries: Carries, Requirements: Requirements, Remote: trim,
+	return harness.Column{Name: name, Binding: a2ab.Name, Carries: Carries, Requirements: Requirements, Remote: trim, Surfaces: surfaces,
 		Target: func(env *harness.Env) (harness.Target, error) {
 			return servertest.Target(env, a2ab.Binding{}, func(baseURL string, hc *http.Client) servertest.Submitter {
 				return trim(baseURL, hc)

@@ -43,7 +43,7 @@ var Carries = []string{conformance.RequiresRawBody}
 // Columns are the HTTPS binding's columns of the one table: one, "https" (HTTP has no protocol generations to tell
 // apart here).
 var Columns = []harness.Column{{Name: spec.BindingHTTPS, Binding: spec.BindingHTTPS, Carries: Carries,
-	Requirements: Requirements, Target: Target,
+	Requirements: Requirements, Target: Target, Surfaces: Surfaces,
 	Remote: func(baseURL string, hc *http.Client) harness.Submitter { return Remote(baseURL, hc) }}}
 
 // Target reaches the scenario's collector over a loopback server composed as `aqp serve` composes it (the service

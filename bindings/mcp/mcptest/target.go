@@ -52,8 +52,10 @@ const (
 // passes one column and fails the other.
 var Columns = []harness.Column{
 	{Name: ColumnModern, Binding: spec.BindingMCP, Carries: Carries, Requirements: Requirements, Target: Target,
-		Remote: func(baseURL string, hc *http.Client) harness.Submitter { return Remote(baseURL, hc) }},
+		Surfaces: surfacesAt(aqpmcp.ProtocolVersionModern),
+		Remote:   func(baseURL string, hc *http.Client) harness.Submitter { return Remote(baseURL, hc) }},
 	{Name: ColumnLegacy, Binding: spec.BindingMCP, Carries: Carries, Requirements: Requirements, Target: TargetAt(aqpmcp.ProtocolVersionLegacy),
+		Surfaces: surfacesAt(aqpmcp.ProtocolVersionLegacy),
 		Remote: func(baseURL string, hc *http.Client) harness.Submitter {
 			return RemoteAt(baseURL, hc, aqpmcp.ProtocolVersionLegacy)
 		}},
