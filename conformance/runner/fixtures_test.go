@@ -159,11 +159,38 @@ var brokenCollectors = map[string]brokenCollector{
 			return bytes.ReplaceAll(b, []byte(`"role":"ROLE_AGENT"`), []byte(`"kind":"message","role":"agent"`))
 		})
 	}},
+	"collector/a2a-rejection-as-jsonrpc-error": {binding: spec.BindingA2A, wire: func(h http.Handler) http.Handler {
+		return rewriteReply(spec.A2APath, h, func(_ int, header http.Header, b []byte) []byte {
+			if header.Get("Content-Type") != "application/json" || !bytes.Contains(b, []byte(`"status":"rejected"`)) {
+				return b
+			}
+			var env struct {
+				ID json.RawMessage `json:"id"`
+			}
+			_ = json.Unmarshal(b, &env)
+			return []byte(`{"jsonrpc":"2.0","id":` + string(env.ID) + `,"error":{"code":-32000,"message":"the response was rejected"}}`)
+		})
+	}},
+	"collector/problem-as-application-json": {binding: spec.BindingHTTPS, wire: func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(problemAsJSON{w}, r)
+		})
+	}},
 	"collector/a2a-receipt-part-unmarked": {binding: spec.BindingA2A, wire: func(h http.Handler) http.Handler {
 		return rewriteBody(spec.A2APath, h, func(b []byte) []byte {
 			return bytes.ReplaceAll(b, []byte(`"metadata":{"aqpObject":"receipt"}`), []byte(`"metadata":{}`))
 		})
 	}},
+}
+
+// problemAsJSON writes every problem document as application/json.
+type problemAsJSON struct{ http.ResponseWriter }
+
+func (w problemAsJSON) WriteHeader(code int) {
+	if w.Header().Get("Content-Type") == "application/problem+json" {
+		w.Header().Set("Content-Type", "application/json")
+	}
+	w.ResponseWriter.WriteHeader(code)
 }
 
 // receivedAtYear matches a receipt's receivedAt up to its year.

@@ -129,7 +129,8 @@ func (t *jsonrpc) Submit(ctx context.Context, body []byte, auth string) (harness
 		case a2ab.CodeParseError, a2ab.CodeInvalidRequest, a2ab.CodeMethodNotFound:
 			return harness.Result{}, harness.Wire(fmt.Sprintf("JSON-RPC error %d (%s) to a well-formed %s", reply.Error.Code, reply.Error.Message, method), ReqA2A)
 		default:
-			return harness.Result{}, harness.Wire(fmt.Sprintf("JSON-RPC error %d (%s); a submission's only error is %d, every receipt is a result", reply.Error.Code, reply.Error.Message, a2ab.ProblemCode), ReqD27)
+			// A receipt that should have come back as the reply Message: the receipt rule, and D27's every-receipt-a-result.
+			return harness.Result{}, harness.Wire(fmt.Sprintf("JSON-RPC error %d (%s); a submission's only error is %d, every receipt is a result: a reply Message carrying it", reply.Error.Code, reply.Error.Message, a2ab.ProblemCode), ReqReceipt, ReqD27)
 		}
 	}
 	msg := reply.Result

@@ -6,6 +6,7 @@ package httpstest
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -66,6 +67,16 @@ func Remote(baseURL string, hc *http.Client) *Submitter {
 	return &Submitter{base: strings.TrimSuffix(baseURL, "/"), hc: hc}
 }
 
+// isProblem reports whether a body is an RFC 9457 problem document (type, title and status).
+func isProblem(body []byte) bool {
+	var p struct {
+		Type   *string `json:"type"`
+		Title  *string `json:"title"`
+		Status *int    `json:"status"`
+	}
+	return json.Unmarshal(body, &p) == nil && p.Title != nil && p.Status != nil && p.Type != nil
+}
+
 // Submit delivers with the binding's own client and checks the wire form against the binding's table; a wire
 // form the table does not allow is a *harness.RuleError naming the requirement it breaks.
 func (t *Submitter) Submit(ctx context.Context, body []byte, auth string) (harness.Result, error) {
@@ -86,6 +97,10 @@ func (t *Submitter) Submit(ctx context.Context, body []byte, auth string) (harne
 	}
 	code, ok := harness.ReceiptCode(reply.Receipt)
 	if !ok {
+		if isProblem(reply.Receipt) {
+			// The right document under the wrong media type: the problem rule, not the binding's body rule.
+			return harness.Result{}, harness.Wire(fmt.Sprintf("a problem document (status %d) sent as Content-Type %q, want application/problem+json", reply.Status, reply.Header.Get("Content-Type")), ReqProblem)
+		}
 		return harness.Result{}, harness.Wire(fmt.Sprintf("status %d with a body that is not a receipt: %s", reply.Status, reply.Receipt), ReqHTTPS)
 	}
 	if want := https.StatusFor(code); reply.Status != want {
