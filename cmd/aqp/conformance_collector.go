@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os/exec"
+	"strconv"
 	"strings"
 	"time"
 
@@ -35,6 +36,7 @@ func columnWords() []string { return append([]string{"all"}, harness.ColumnNames
 type conformanceCollectorOptions struct {
 	target, adminURL, binding, adminToken, issueCmd string
 	parallel                                        int
+	rateLimit                                       string
 	report                                          reportFlags
 }
 
@@ -73,6 +75,7 @@ failure passed (stale) or the run could not start, 2 usage error.`,
 	f.StringVar(&o.adminToken, "admin-token", "", "the collector's admin token, to issue queries through its admin API (one of this and --issue-cmd is required)")
 	f.StringVar(&o.issueCmd, "issue-cmd", "", "shell command that reads a QueryDraft on stdin and prints the QueryRequest JSON (one of this and --admin-token is required)")
 	f.IntVar(&o.parallel, "parallel", 1, "columns checked at once (each column's scenarios in order); every column is one client, so raise it only against a collector whose per-client failure limit allows")
+	f.StringVar(&o.rateLimit, "rate-limit", "", "the per-query rate limit the collector runs with, PERSECOND:BURST (aqp serve --rate-limit 0.001 --rate-burst 2 is 0.001:2), so that the scenarios written against it run and their 429s are checked")
 	o.report.register(cmd)
 	_ = cmd.RegisterFlagCompletionFunc("binding", completeWords(columnWords()...))
 	return cmd
@@ -128,6 +131,22 @@ func runConformanceCollector(cmd *cobra.Command, o conformanceCollectorOptions) 
 	if err != nil {
 		return err
 	}
+	var limit *conformance.ScenarioRateLimit
+	if o.rateLimit != "" {
+		ps, burst, ok := strings.Cut(o.rateLimit, ":")
+		l := conformance.ScenarioRateLimit{}
+		var perr error
+		if ok {
+			l.PerSecond, perr = strconv.ParseFloat(ps, 64)
+			if perr == nil {
+				l.Burst, perr = strconv.Atoi(burst)
+			}
+		}
+		if !ok || perr != nil || l.PerSecond <= 0 || l.Burst < 1 {
+			return usageError("--rate-limit must be PERSECOND:BURST (a positive rate, a burst of at least 1), not %q", o.rateLimit)
+		}
+		limit = &l
+	}
 	// A collector that cannot be reached would fail every scenario with the same error: say it once.
 	if err := reachable(cmd.Context(), hc, o.target); err != nil {
 		return failure(exitInvalid, fmt.Errorf("--target %s cannot be reached: %w", o.target, err))
@@ -137,7 +156,7 @@ func runConformanceCollector(cmd *cobra.Command, o conformanceCollectorOptions) 
 		return err
 	}
 	start := time.Now()
-	recs, err := runner.Run(cmd.Context(), runner.Options{Target: o.target, Bindings: bindings, Issue: issue, Progress: cmd.OutOrStdout(), Run: run, Parallel: o.parallel, HTTP: hc})
+	recs, err := runner.Run(cmd.Context(), runner.Options{Target: o.target, Bindings: bindings, Issue: issue, Progress: cmd.OutOrStdout(), Run: run, Parallel: o.parallel, HTTP: hc, TargetRateLimit: limit})
 	if err != nil {
 		return usageError("%v", err)
 	}

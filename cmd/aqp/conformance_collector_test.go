@@ -125,3 +125,25 @@ func TestConformanceCollectorUnreachableTarget(t *testing.T) {
 		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
 	}
 }
+
+// TestConformanceCollectorStatedRateLimit: told the collector's per-query rate limit (--rate-limit PERSECOND:BURST),
+// the runner runs the scenarios written against it — their 429s and Retry-After checked — instead of skipping them;
+// a malformed statement is a usage error.
+func TestConformanceCollectorStatedRateLimit(t *testing.T) {
+	data := t.TempDir()
+	p := startServe(t, nil, "--data-dir", data, "--rate-limit", "1", "--rate-burst", "2", "--failure-limit", "0")
+	token, err := os.ReadFile(filepath.Join(data, "admin-token"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, "", "conformance", "collector", "--target", p.url, "--binding", "https", "--admin-token", strings.TrimSpace(string(token)),
+		"--rate-limit", "1:2", "--run", "rate_limited/burst-exceeded")
+	if code != 0 || !strings.Contains(out, "PASS https collector/rate_limited/burst-exceeded") {
+		t.Fatalf("exit %d, want burst-exceeded to run and pass\n%s\n%s", code, out, errOut)
+	}
+	for _, bad := range []string{"1", "x:2", "1:0", "-1:2"} {
+		if code, _, _ := runCLI(t, "", "conformance", "collector", "--target", p.url, "--admin-token", "x", "--rate-limit", bad); code != 2 {
+			t.Errorf("--rate-limit %q: exit %d, want 2", bad, code)
+		}
+	}
+}

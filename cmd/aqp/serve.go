@@ -37,6 +37,7 @@ type serveOptions struct {
 	continuationKey                                           string
 	shutdownTimeout, storeTimeout                             time.Duration
 	rateLimit, failureLimit                                   float64
+	rateBurst                                                 int
 }
 
 func newServeCmd() *cobra.Command {
@@ -79,6 +80,7 @@ Exit status: 0 stopped by a signal, 1 could not start or failed, 2 usage error.`
 	f.StringVar(&o.continuationKey, "continuation-key-file", "", "file holding the 32-byte continuation-capability key (base64url), kept outside the store (default: $"+collector.ContinuationKeyEnv+", else a key the store keeps; see D18)")
 	f.DurationVar(&o.storeTimeout, "store-timeout", collector.DefaultStoreTimeout, "bound on every store call; past it a submission gets a retryable unavailable receipt (503)")
 	f.Float64Var(&o.rateLimit, "rate-limit", collector.DefaultRateLimit.PerSecond, "new submissions per second per query from its capability holder before rate_limited (0 disables)")
+	f.IntVar(&o.rateBurst, "rate-burst", 0, "new submissions per query allowed at once (default: twice --rate-limit, at least 1)")
 	f.Float64Var(&o.failureLimit, "failure-limit", collector.DefaultFailureLimit.PerSecond, "failed submissions per second per client (wrong capability, unknown query, malformed) before rate_limited, burst ten times that (0 disables)")
 	_ = cmd.MarkFlagDirname("data-dir")
 	_ = cmd.MarkFlagFilename("continuations", "json", "yaml", "yml")
@@ -145,7 +147,7 @@ func serve(ctx context.Context, o serveOptions, stdout io.Writer, log *slog.Logg
 	}
 	h, err := newHandler(handlerConfig{
 		Store: store, PublicURL: publicURL, Rules: rules, Logger: log, AdminToken: token.value,
-		RateLimit:       collector.RateLimit{PerSecond: o.rateLimit, Burst: int(2 * o.rateLimit), Disabled: o.rateLimit <= 0},
+		RateLimit:       collector.RateLimit{PerSecond: o.rateLimit, Burst: burst(o.rateBurst, o.rateLimit), Disabled: o.rateLimit <= 0},
 		FailureLimit:    collector.RateLimit{PerSecond: o.failureLimit, Burst: int(10 * o.failureLimit), Disabled: o.failureLimit <= 0},
 		StoreTimeout:    o.storeTimeout,
 		ContinuationKey: key,
@@ -180,6 +182,14 @@ func serve(ctx context.Context, o serveOptions, stdout io.Writer, log *slog.Logg
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// burst is the per-query burst: the one given, else twice the rate, at least 1.
+func burst(given int, rate float64) int {
+	if given > 0 {
+		return given
+	}
+	return max(int(2*rate), 1)
 }
 
 // handlerConfig is what the collector's HTTP surface is composed from.

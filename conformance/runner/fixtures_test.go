@@ -42,6 +42,9 @@ type brokenCollector struct {
 	submitter func(collector.Submitter) collector.Submitter
 	// wire wraps the served handler, to break the binding's wire form (nil: as served).
 	wire func(http.Handler) http.Handler
+	// rateLimit, when set, is the collector's per-query rate limit, stated to the runner, and only the scenarios
+	// written against it run (those a collector under a default limit skips).
+	rateLimit *conformance.ScenarioRateLimit
 }
 
 // receivedAtMillis matches a receipt's receivedAt as D20 writes it, capturing it to the second.
@@ -171,6 +174,10 @@ var brokenCollectors = map[string]brokenCollector{
 			return []byte(`{"jsonrpc":"2.0","id":` + string(env.ID) + `,"error":{"code":-32000,"message":"the response was rejected"}}`)
 		})
 	}},
+	"collector/429-without-retry-after": {binding: spec.BindingHTTPS, rateLimit: &conformance.ScenarioRateLimit{PerSecond: 1, Burst: 2},
+		wire: func(h http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(noRetryAfter{w}, r) })
+		}},
 	"collector/problem-as-application-json": {binding: spec.BindingHTTPS, wire: func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			h.ServeHTTP(problemAsJSON{w}, r)
@@ -181,6 +188,14 @@ var brokenCollectors = map[string]brokenCollector{
 			return bytes.ReplaceAll(b, []byte(`"metadata":{"aqpObject":"receipt"}`), []byte(`"metadata":{}`))
 		})
 	}},
+}
+
+// noRetryAfter leaves Retry-After out of every reply.
+type noRetryAfter struct{ http.ResponseWriter }
+
+func (w noRetryAfter) WriteHeader(code int) {
+	w.Header().Del("Retry-After")
+	w.ResponseWriter.WriteHeader(code)
 }
 
 // problemAsJSON writes every problem document as application/json.
@@ -289,8 +304,14 @@ func runBroken(fx brokenCollector) ([]runner.Record, string, error) {
 	if fx.store != nil {
 		st = fx.store(st)
 	}
+	cfg := collector.Config{Store: st, PublicURL: "http://collector.test", FailureLimit: collector.RateLimit{Disabled: true}}
+	var only *regexp.Regexp
+	if fx.rateLimit != nil {
+		cfg.RateLimit = collector.RateLimit{PerSecond: fx.rateLimit.PerSecond, Burst: fx.rateLimit.Burst}
+		only = regexp.MustCompile(`rate_limited`)
+	}
 	svc, err := service.New(service.Config{
-		Collector:  collector.Config{Store: st, PublicURL: "http://collector.test", FailureLimit: collector.RateLimit{Disabled: true}},
+		Collector:  cfg,
 		Bindings:   servedBindings(fx.binding, fx.submitter),
 		AdminToken: "admin",
 	})
@@ -308,6 +329,7 @@ func runBroken(fx brokenCollector) ([]runner.Record, string, error) {
 		Issue: func(ctx context.Context, draft []byte) ([]byte, error) {
 			return harness.IssueOverAdminAPI(ctx, ts.Client(), ts.URL, "admin", draft)
 		},
+		TargetRateLimit: fx.rateLimit, Run: only,
 	})
 	return recs, ts.URL, err
 }

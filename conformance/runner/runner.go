@@ -70,6 +70,9 @@ type Options struct {
 	Files []conformance.ScenarioFile
 	// Run, when set, keeps only the scenarios whose name it matches, to look at one failure without the rest.
 	Run *regexp.Regexp
+	// TargetRateLimit, when set, is the per-query rate limit the collector runs with, which lets the scenarios
+	// written against that limit run remotely (and their 429s and Retry-After be checked).
+	TargetRateLimit *conformance.ScenarioRateLimit
 	// HTTP reads the pinned surfaces (discovery, schemas, OpenAPI, and each column's); nil uses
 	// http.DefaultClient.
 	HTTP *http.Client
@@ -198,7 +201,7 @@ func runColumn(ctx context.Context, opts Options, files []conformance.ScenarioFi
 			if rec.Requirements == nil {
 				rec.Requirements = []string{}
 			}
-			if reason := SkipReason(sc, b); reason != "" {
+			if reason := SkipReason(sc, b, opts.TargetRateLimit); reason != "" {
 				rec.Status, rec.Evidence = Skip, reason
 			} else if err := runOne(ctx, sc, opts.Issue, sub); errors.Is(err, harness.ErrRefusalNotReadable) {
 				rec.Status, rec.Evidence = Skip, "the issuer's refusal of a draft does not list {pointer, keyword} errors to compare: "+err.Error()
@@ -277,7 +280,7 @@ func Plan(files []conformance.ScenarioFile, bindings []Binding) string {
 			scenarios++
 			for _, b := range bindings {
 				checks++
-				if SkipReason(sc, b) == "" && waits(sc) {
+				if SkipReason(sc, b, nil) == "" && waits(sc) {
 					waiting++
 				}
 			}
@@ -298,8 +301,9 @@ func firstLine(s string) string {
 }
 
 // SkipReason says why a scenario cannot run against a collector the runner does not control over binding b, or
-// "" when it can.
-func SkipReason(sc conformance.Scenario, b Binding) string {
+// "" when it can. limit is the per-query rate limit the collector is stated to run with (Options.TargetRateLimit),
+// nil when unknown.
+func SkipReason(sc conformance.Scenario, b Binding, limit *conformance.ScenarioRateLimit) string {
 	for _, r := range sc.Requires {
 		if !slices.Contains(b.Carries, r) {
 			return fmt.Sprintf("not carried by the %s binding: the scenario requires %q", b.Name, r)
@@ -309,7 +313,10 @@ func SkipReason(sc conformance.Scenario, b Binding) string {
 		return "needs the collector's continuation rules set to the scenario's"
 	}
 	if sc.RateLimit != nil {
-		return "needs the collector's rate limit set to the scenario's"
+		if limit == nil || *limit != *sc.RateLimit {
+			return fmt.Sprintf("needs the collector's per-query rate limit set to the scenario's (%g per second, burst %d): run the collector so and state it with --rate-limit %g:%d",
+				sc.RateLimit.PerSecond, sc.RateLimit.Burst, sc.RateLimit.PerSecond, sc.RateLimit.Burst)
+		}
 	}
 	ttl, issued, clock := -1.0, false, 0.0
 	for _, st := range sc.Steps {
@@ -358,7 +365,9 @@ func runOne(ctx context.Context, sc conformance.Scenario, issue Issuer, sub Subm
 		return err
 	}
 	_, err = harness.Run(ctx, sc, func(env *harness.Env) (harness.Target, error) {
-		return &remote{sc: sc, env: env, issue: issue, sub: sub, scStart: start, scaled: waits(sc), ids: map[string]string{}}, nil
+		// A scenario under a rate limit moves the clock to refill the bucket, which only real seconds do: it is not
+		// compressed (its queries keep their ttlSeconds, so no expiry is reached).
+		return &remote{sc: sc, env: env, issue: issue, sub: sub, scStart: start, scaled: waits(sc) && sc.RateLimit == nil, ids: map[string]string{}}, nil
 	})
 	return err
 }
