@@ -9,7 +9,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/agentqueryprotocol/aqp-go/bindings/columns"
+	"github.com/agentqueryprotocol/aqp-go/internal/columns"
 	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
-	"github.com/agentqueryprotocol/aqp-go/bindings/columns"
+	"github.com/agentqueryprotocol/aqp-go/internal/columns"
 	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
 	"github.com/agentqueryprotocol/aqp-go/conformance"
 	"github.com/agentqueryprotocol/aqp-go/conformance/harness"

@@ -1,8 +1,8 @@
 // Package columns is the one place that lists the columns of the one table: every binding at every protocol
 // generation over every transport it serves, each with its conformance target. The conformance suite's table, `aqp
 // conformance collector` and the reports iterate this list, so a binding that gains a generation or a transport adds
-// its column in its own conformance package and it runs everywhere. It lives beside the bindings, not under
-// conformance/, because the harness imports no binding.
+// its column in its own conformance package and it runs everywhere. It is internal and outside conformance/
+// because it imports every binding's conformance target, which the harness must not.
 package columns
 
 import (
