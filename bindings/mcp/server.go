@@ -21,6 +21,7 @@ import (
 
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
+	"github.com/agentqueryprotocol/aqp-go/internal/decodegate"
 	"github.com/agentqueryprotocol/aqp-go/internal/httpio"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
@@ -106,12 +107,16 @@ func Tool() mcp.Tool {
 type Server struct {
 	sub  collector.Submitter
 	http *server.StreamableHTTPServer
+	// gate bounds the requests mcp-go handles at once: it decodes a message into generic values (tens of bytes of
+	// memory per byte of `[{},{},…]`) before any handler of ours runs, so the requests off the fast path are
+	// admitted a gate's worth at a time (D34).
+	gate *decodegate.Gate
 }
 
 // NewServer returns the binding's endpoint handler; it answers at whatever path it is mounted (spec.MCPPath in a
 // collector).
 func NewServer(sub collector.Submitter) *Server {
-	s := &Server{sub: sub}
+	s := &Server{sub: sub, gate: decodegate.New(0)}
 	ms := server.NewMCPServer(serverName, spec.ProtocolVersion, server.WithToolCapabilities(false),
 		server.WithExtensions(map[string]any{ExtensionKey: Extension()}))
 	ms.AddTool(Tool(), s.call)
@@ -137,7 +142,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.Body == nil {
-		s.http.ServeHTTP(w, r)
+		s.general(w, r)
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxMessage))
@@ -151,6 +156,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rest = io.MultiReader(rest, errReader{err})
 	}
 	r.Body = io.NopCloser(rest)
+	s.general(w, r)
+}
+
+// general hands a request to mcp-go's dispatch, a gate's worth at a time; one whose context ends while it waits
+// gets nothing more (its client has gone).
+func (s *Server) general(w http.ResponseWriter, r *http.Request) {
+	if !s.gate.Enter(r.Context()) {
+		return
+	}
+	defer s.gate.Leave()
 	s.http.ServeHTTP(w, r)
 }
 

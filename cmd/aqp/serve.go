@@ -164,6 +164,10 @@ func serve(ctx context.Context, o serveOptions, stdout io.Writer, log *slog.Logg
 	hs.Protocols.SetHTTP1(true)
 	hs.Protocols.SetHTTP2(true)
 	hs.Protocols.SetUnencryptedHTTP2(true)
+	// What an HTTP/2 stream may send before its handler reads it is buffered by net/http (1 MiB a stream by
+	// default): with a stream waiting at a binding's decoding gate that is memory per connection, so it is kept
+	// to 256 KiB a stream, 1 MiB a connection (D34).
+	hs.HTTP2 = &http.HTTP2Config{MaxReceiveBufferPerStream: 256 << 10, MaxReceiveBufferPerConnection: 1 << 20}
 	log.Info("aqp collector listening", "addr", ln.Addr().String(), "public_url", publicURL, "store", desc)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
