@@ -274,7 +274,7 @@ func (t adminToken) announce(stdout io.Writer) error {
 	case t.path == "":
 		fmt.Fprintln(stdout, "admin token: from AQP_ADMIN_TOKEN")
 	case !t.generated:
-		fmt.Fprintf(stdout, "admin token: kept in %s (mode 0600)\n", t.path)
+		say(stdout, "admin token: kept in %s (mode 0600)\n", t.path)
 	default:
 		f, err := os.OpenFile(t.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if err != nil {
@@ -287,7 +287,7 @@ func (t adminToken) announce(stdout io.Writer) error {
 		if err := f.Close(); err != nil {
 			return fmt.Errorf("storing the admin token: %w", err)
 		}
-		fmt.Fprintf(stdout, "Generated an admin token (kept in %s, mode 0600; shown only now):\n\n  export AQP_ADMIN_TOKEN=%s\n\n", t.path, t.value)
+		say(stdout, "Generated an admin token (kept in %s, mode 0600; shown only now):\n\n  export AQP_ADMIN_TOKEN=%s\n\n", t.path, t.value)
 	}
 	return nil
 }
