@@ -155,8 +155,36 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		rest = io.MultiReader(rest, errReader{err})
 	}
+	var swap *idSwap
+	if err == nil {
+		body, swap = swapID(body)
+		rest = bytes.NewReader(body)
+		r.ContentLength = int64(len(body))
+	}
 	r.Body = io.NopCloser(rest)
+	if swap != nil {
+		iw := &idWriter{ResponseWriter: w, swap: swap}
+		s.general(iw, r)
+		iw.finish()
+		return
+	}
 	s.general(w, r)
+}
+
+// integerLiteral reports whether b is a JSON number without fraction or exponent.
+func integerLiteral(b []byte) bool {
+	if len(b) > 0 && b[0] == '-' {
+		b = b[1:]
+	}
+	if len(b) == 0 || (b[0] == '0' && len(b) > 1) {
+		return false
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // general hands a request to mcp-go's dispatch, a gate's worth at a time; one whose context ends while it waits
@@ -204,16 +232,17 @@ func (s *Server) direct(w http.ResponseWriter, r *http.Request, body []byte) boo
 	if json.Unmarshal(body, &msg) != nil || msg.JSONRPC != mcp.JSONRPC_VERSION || msg.Method != string(mcp.MethodToolsCall) {
 		return false
 	}
+	// The id is echoed as written (D34): a string, or an integer however large (mcp-go would round one past 2^53).
 	var id any
-	if json.Unmarshal(msg.ID, &id) != nil {
-		return false
-	}
-	switch v := id.(type) {
-	case string:
-	case float64:
-		if v != float64(int64(v)) || v > 1<<53 || v < -(1<<53) {
+	switch rawID := bytes.TrimSpace(msg.ID); {
+	case firstByte(rawID) == '"':
+		var s string
+		if json.Unmarshal(rawID, &s) != nil {
 			return false
 		}
+		id = s
+	case integerLiteral(rawID):
+		id = json.Number(rawID)
 	default:
 		return false
 	}
