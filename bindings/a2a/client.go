@@ -385,6 +385,9 @@ func receiptFromReply(iface *a2a.AgentInterface, kept *keptReply) (receipt []byt
 		switch {
 		case r.Error != nil && r.Error.Code == ProblemCode:
 			return nil, r.Error.Message, nil
+		case r.Error != nil && respondent.PermanentRPCCode(r.Error.Code):
+			// The collector refused the request itself: the same bytes would be refused again (D34).
+			return nil, fmt.Sprintf("JSON-RPC error %d: %s", r.Error.Code, r.Error.Message), nil
 		case r.Error != nil:
 			return nil, "", fmt.Errorf("JSON-RPC error %d: %s", r.Error.Code, r.Error.Message)
 		}
