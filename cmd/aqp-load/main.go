@@ -10,6 +10,7 @@
 //	go run ./cmd/aqp-load -mode flood     # a wrong-capability flood against one query; the genuine respondent's outcomes
 //	go run ./cmd/aqp-load -mode hostile   # 100 concurrent 1 MiB hostile bodies; the collector's peak RSS
 //	go run ./cmd/aqp-load -mode hostile-bindings -hostile 64 -rounds 2   # the same over every binding and A2A transport
+//	go run ./cmd/aqp-load -mode hostile-respondent   # aqp respond against hostile carriers and collectors; its peak RSS
 //	go run ./cmd/aqp-load -mode freeze    # a private PostgreSQL frozen for 20 s under load; every answer in time, none twice
 package main
 
@@ -59,7 +60,7 @@ func main() {
 	switch *mode {
 	case "throughput":
 		err = run(*clients, *requests, *fsyncFor, *dir)
-	case "flood", "hostile", "hostile-bindings", "freeze":
+	case "flood", "hostile", "hostile-bindings", "hostile-respondent", "freeze":
 		d := *dir
 		if d == "" {
 			if d, err = os.MkdirTemp("", "aqp-load-"); err == nil {
@@ -70,6 +71,8 @@ func main() {
 		case err != nil:
 		case *mode == "flood":
 			err = runFlood(context.Background(), *aqpBin, d, *clients, *floodFor)
+		case *mode == "hostile-respondent":
+			err = runHostileRespondent(context.Background(), *aqpBin, d)
 		case *mode == "hostile-bindings":
 			targets := hostileTargets
 			if *binding != "all" {
@@ -82,7 +85,7 @@ func main() {
 			err = runFreeze(context.Background(), *aqpBin, *pgBin, d, 200, 8, *storeTimeout, *freezeFor)
 		}
 	default:
-		err = fmt.Errorf("-mode must be throughput, flood, hostile, hostile-bindings or freeze, got %q", *mode)
+		err = fmt.Errorf("-mode must be throughput, flood, hostile, hostile-bindings, hostile-respondent or freeze, got %q", *mode)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "aqp-load:", err)
