@@ -11,8 +11,8 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"slices"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
