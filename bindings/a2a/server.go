@@ -82,7 +82,7 @@ const (
 
 // MaxRequest bounds one request on every transport: the largest response the core validates plus room for the
 // envelope (base64 of a raw part takes 4/3 of the text), so a response over the core's bound still reaches the
-// core, which answers it with a receipt when it can.
+// collector, which answers it as HTTPS's 413 does: no receipt (D34).
 const MaxRequest = httpio.MaxBody*4/3 + 64<<10
 
 // Endpoint is what the A2A binding serves: /a2a, delivery.operation SendMessage, and every generation and
