@@ -9,8 +9,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/agentqueryprotocol/aqp-go/internal/columns"
 	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
+	"github.com/agentqueryprotocol/aqp-go/internal/columns"
 )
 
 // tableColumns are the columns every collector scenario runs over, beside the core: each binding at each protocol

@@ -8,11 +8,11 @@ import (
 	"testing"
 
 	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
-	"github.com/agentqueryprotocol/aqp-go/internal/columns"
 	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
 	"github.com/agentqueryprotocol/aqp-go/conformance"
 	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
 	"github.com/agentqueryprotocol/aqp-go/conformance/runner"
+	"github.com/agentqueryprotocol/aqp-go/internal/columns"
 	"github.com/agentqueryprotocol/aqp-go/internal/servertest"
 	"github.com/agentqueryprotocol/aqp-go/store/memory"
 )

@@ -6,6 +6,12 @@ package core
 // rule an entry breaks without quoting a decoder's prose.
 type CarriageRule string
 
+// MaxCarriedQueries is how many queries one carrying object carries at most, the same in every binding (D34): an
+// HTTP response's AQP-Query elements, an MCP tool result's _meta entries, an A2A Message's or Task's metadata
+// entries. Attaching more is an error on the sending side; a reader decodes only the first MaxCarriedQueries and
+// drops the rest, each with a reason and no rule (too many is no fault of the entry).
+const MaxCarriedQueries = 16
+
 // The carriage rules. A drop names exactly one: the first the entry breaks, in this order of checking — the
 // carrier, then the entry's encoding, then its JSON, then the QueryRequest.
 const (

@@ -55,15 +55,25 @@ func fetchHTTPS(ctx context.Context, hc *http.Client, r *respondent.Respondent, 
 	var qs []*respondent.Query
 	var drops []*respondent.DropError
 	for _, d := range dropped {
+		reason := d.Reason
+		if d.Rule != "" {
+			reason = fmt.Sprintf("not carried as §6 says (%s): %s", d.Rule, d.Reason)
+		}
 		drops = append(drops, &respondent.DropError{Source: fmt.Sprintf("%s element %d of GET %s", https.QueryHeader, d.Index+1, url),
-			Reason: fmt.Sprintf("not carried as §6 says (%s): %s", d.Rule, d.Reason)})
+			Reason: reason})
 	}
+	seen := map[string]bool{}
 	for i, doc := range docs {
 		q, err := r.Intake(fmt.Sprintf("%s query %d of GET %s", https.QueryHeader, i+1, url), core.CompactJSON(doc.Value))
 		if err != nil {
 			drops = append(drops, asDrop(err, url))
 			continue
 		}
+		// A query carried again on the same response is the same query, answered once (D34).
+		if seen[q.Request.QueryID] {
+			continue
+		}
+		seen[q.Request.QueryID] = true
 		qs = append(qs, q)
 	}
 	return qs, drops, nil

@@ -27,7 +27,7 @@ import (
 const QueriesKey = spec.A2AQueriesMetadataKey
 
 // MaxQueries bounds how many queries one Message or Task may carry; extraction drops the rest, each with a reason.
-const MaxQueries = 16
+const MaxQueries = core.MaxCarriedQueries
 
 // AttachToMessage adds issued queries (QueryRequest JSON) to a Message's metadata under QueriesKey, after any it
 // already carries, and lists the AQP extension in the Message's extensions. Each must be valid — a respondent

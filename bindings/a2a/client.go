@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -307,6 +308,8 @@ func SendText(ctx context.Context, hc *http.Client, agentURL, text string) (a2a.
 	return res, nil
 }
 
+var grpcRedirect = regexp.MustCompile(`unexpected HTTP status code received from server: (3\d\d)\b`)
+
 // grpcReceipt reads a gRPC send's outcome: the receipt is the reply's one raw part marked receipt; InvalidArgument
 // is the collector's problem; anything else decided nothing.
 func grpcReceipt(d respondent.Delivery, result a2a.SendMessageResult, err error) ([]byte, error) {
@@ -314,6 +317,12 @@ func grpcReceipt(d respondent.Delivery, result a2a.SendMessageResult, err error)
 		return &respondent.TransportError{Binding: Name, Endpoint: d.Endpoint, Err: err}
 	}
 	if err != nil {
+		// grpc-go reports an HTTP status other than 200 as "unexpected HTTP status code received from server: N";
+		// a 3xx is a redirect, refused at once as on every other transport (D29, D34).
+		if m := grpcRedirect.FindStringSubmatch(err.Error()); m != nil {
+			return nil, &respondent.PolicyError{Rule: respondent.RuleRedirect, Target: d.Endpoint,
+				Reason: "the collector answered the gRPC call with HTTP " + m[1] + ", a redirect; redirects are never followed"}
+		}
 		if st, ok := status.FromError(errors.Unwrap(err)); ok && st.Code() == codes.InvalidArgument {
 			return nil, &respondent.ProblemError{Binding: Name, Endpoint: d.Endpoint, Detail: st.Message()}
 		}
@@ -385,6 +394,9 @@ func receiptFromReply(iface *a2a.AgentInterface, kept *keptReply) (receipt []byt
 		switch {
 		case r.Error != nil && r.Error.Code == ProblemCode:
 			return nil, r.Error.Message, nil
+		case r.Error != nil && respondent.PermanentRPCCode(r.Error.Code):
+			// The collector refused the request itself: the same bytes would be refused again (D34).
+			return nil, fmt.Sprintf("JSON-RPC error %d: %s", r.Error.Code, r.Error.Message), nil
 		case r.Error != nil:
 			return nil, "", fmt.Errorf("JSON-RPC error %d: %s", r.Error.Code, r.Error.Message)
 		}

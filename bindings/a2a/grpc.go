@@ -37,7 +37,9 @@ import (
 func (s *Server) GRPC() http.Handler {
 	gs := grpc.NewServer(grpc.MaxRecvMsgSize(MaxRequest), grpc.MaxSendMsgSize(MaxRequest))
 	a2apb.RegisterA2AServiceServer(gs, &grpcService{Handler: a2agrpc.NewHandler(unsupported{}), s: s})
-	return gs
+	// grpc-go reads and decodes a message — part metadata into protobuf Structs, tens of bytes of memory per byte —
+	// before any handler of ours runs, so the number of calls in flight is bounded in front of it (D34).
+	return s.gate.Handler(gs)
 }
 
 // grpcService is the A2A gRPC service: a2a-go's translation layer over a handler that supports nothing, with the

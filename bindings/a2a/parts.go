@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/agentqueryprotocol/aqp-go/spec"
@@ -138,11 +139,11 @@ type part03 struct {
 func parseSend03(params []byte) (callParts, string) {
 	var p struct {
 		Message *struct {
-			MessageID string            `json:"messageId"`
-			ContextID string            `json:"contextId"`
-			TaskID    string            `json:"taskId"`
-			Role      string            `json:"role"`
-			Parts     []json.RawMessage `json:"parts"`
+			MessageID string          `json:"messageId"`
+			ContextID string          `json:"contextId"`
+			TaskID    string          `json:"taskId"`
+			Role      string          `json:"role"`
+			Parts     json.RawMessage `json:"parts"`
 		} `json:"message"`
 	}
 	if len(bytes.TrimSpace(params)) == 0 || string(bytes.TrimSpace(params)) == "null" {
@@ -160,16 +161,32 @@ func parseSend03(params []byte) (callParts, string) {
 	}
 	var found []int
 	var data json.RawMessage
-	for i, raw := range m.Parts {
-		var part part03
-		if err := json.Unmarshal(raw, &part); err != nil {
-			return callParts{}, fmt.Sprintf(`"params.message.parts[%d]" is not a Part: %v`, i, err)
+	// The parts are read one at a time from the array's text, so a body of many parts holds one part's values at
+	// a time, never a value per part (D34).
+	parts := bytes.TrimSpace(m.Parts)
+	if len(parts) > 0 && string(parts) != "null" {
+		if parts[0] != '[' {
+			return callParts{}, `"params" is not MessageSendParams: "message.parts" is not an array`
 		}
-		if part.Kind != "data" || !marks(part.Metadata, ObjectResponse) {
-			continue
+		d := jsontext.NewDecoder(bytes.NewReader(parts), scanOptions...)
+		if _, err := d.ReadToken(); err != nil {
+			return callParts{}, `"params" is not MessageSendParams: ` + err.Error()
 		}
-		found = append(found, i)
-		data = part.Data
+		for i := 0; d.PeekKind() != ']'; i++ {
+			raw, err := d.ReadValue()
+			if err != nil {
+				return callParts{}, `"params" is not MessageSendParams: ` + err.Error()
+			}
+			var part part03
+			if err := json.Unmarshal(raw, &part); err != nil {
+				return callParts{}, fmt.Sprintf(`"params.message.parts[%d]" is not a Part: %v`, i, err)
+			}
+			if part.Kind != "data" || !marks(part.Metadata, ObjectResponse) {
+				continue
+			}
+			found = append(found, i)
+			data = part.Data
+		}
 	}
 	switch {
 	case len(found) == 0:

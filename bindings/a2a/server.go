@@ -34,6 +34,7 @@ import (
 
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
+	"github.com/agentqueryprotocol/aqp-go/internal/decodegate"
 	"github.com/agentqueryprotocol/aqp-go/internal/httpio"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
@@ -81,7 +82,7 @@ const (
 
 // MaxRequest bounds one request on every transport: the largest response the core validates plus room for the
 // envelope (base64 of a raw part takes 4/3 of the text), so a response over the core's bound still reaches the
-// core, which answers it with a receipt when it can.
+// collector, which answers it as HTTPS's 413 does: no receipt (D34).
 const MaxRequest = httpio.MaxBody*4/3 + 64<<10
 
 // Endpoint is what the A2A binding serves: /a2a, delivery.operation SendMessage, and every generation and
@@ -121,12 +122,15 @@ func (Binding) Routes(publicURL string, sub collector.Submitter) map[string]http
 // at, and HTTP+JSON below it. GRPC returns the gRPC service over the same Submitter.
 type Server struct {
 	sub collector.Submitter
+	// gate bounds the decodings in flight that build values per element of the body: 0.3's parts (encoding/json)
+	// and every gRPC call (grpc-go's protobuf, before our handler), D34.
+	gate *decodegate.Gate
 }
 
 // NewServer returns the binding's handler; it answers at whatever path it is mounted (spec.A2APath in a collector)
 // and, for HTTP+JSON, at that path + RESTSendPath and RESTStreamPath.
 func NewServer(sub collector.Submitter) *Server {
-	return &Server{sub: sub}
+	return &Server{sub: sub, gate: decodegate.New(0)}
 }
 
 // ServeHTTP answers JSON-RPC at the endpoint and HTTP+JSON below it.
@@ -224,11 +228,18 @@ func (s *Server) serveJSONRPC(w http.ResponseWriter, r *http.Request) {
 		writeRPCError(w, http.StatusOK, env.ID, err, msg, g.version == Version)
 		return
 	}
-	parse := scanSend10
+	var call callParts
+	var perr string
 	if g.version == LegacyVersion {
-		parse = parseSend03
+		// 0.3's parts are decoded by encoding/json, a value per element: at most a gate's worth at once.
+		if !s.gate.Enter(r.Context()) {
+			return
+		}
+		call, perr = parseSend03(env.Params)
+		s.gate.Leave()
+	} else {
+		call, perr = scanSend10(env.Params)
 	}
-	call, perr := parse(env.Params)
 	if perr != "" {
 		s.rejected("params")
 		s.writeRPC(w, stream, rpcError(env.ID, a2a.ErrInvalidParams, env.Method+": "+perr, nil, g.version == Version))

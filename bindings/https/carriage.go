@@ -23,20 +23,30 @@ var strictBase64 = base64.RawURLEncoding.Strict()
 
 // AttachQuery adds a query to an HTTP response's headers, for an application that asks its caller a question
 // about the request it is answering. The request must be valid: a respondent would drop an invalid one.
+//
+// A response carries at most MaxQueries queries (core.MaxCarriedQueries, D34): attaching one more is an error.
 func AttachQuery(h http.Header, request []byte) error {
 	doc := core.Parse(core.KindRequest, request)
 	if !doc.Valid() {
 		return fmt.Errorf("https: attaching an invalid query: %w", doc.Errors)
 	}
+	if n := len(Elements(h)); n >= MaxQueries {
+		return fmt.Errorf("https: the response already carries %d queries; at most %d are carried", n, MaxQueries)
+	}
 	h.Add(QueryHeader, base64.RawURLEncoding.EncodeToString(core.CompactJSON(doc.Value)))
 	return nil
 }
+
+// MaxQueries bounds the queries one HTTP response carries, as in every binding (core.MaxCarriedQueries, D34):
+// AttachQuery refuses more, and Carried and Queries decode only the first MaxQueries elements.
+const MaxQueries = core.MaxCarriedQueries
 
 // Dropped is an AQP-Query element a respondent found and did not keep.
 type Dropped struct {
 	// Index is the element's position (0-based) among every element of every AQP-Query field line, in order.
 	Index int
-	// Rule is the rule of §6 the element breaks, in the carriage vectors' words.
+	// Rule is the rule of §6 the element breaks, in the carriage vectors' words; empty for an element past
+	// MaxQueries (too many is no fault of the element).
 	Rule core.CarriageRule
 	// Reason says what is wrong with it, for a log.
 	Reason string
@@ -65,6 +75,10 @@ func Carried(h http.Header) ([]*core.Document, []Dropped) {
 	var out []*core.Document
 	var dropped []Dropped
 	for i, e := range Elements(h) {
+		if i >= MaxQueries {
+			dropped = append(dropped, Dropped{Index: i, Reason: fmt.Sprintf("more than %d queries on one response", MaxQueries)})
+			continue
+		}
 		doc, rule, reason := decodeElement(e)
 		if rule != "" {
 			dropped = append(dropped, Dropped{Index: i, Rule: rule, Reason: reason})
@@ -103,6 +117,9 @@ func decodeElement(e string) (*core.Document, core.CarriageRule, string) {
 func Queries(h http.Header) ([]*core.Document, error) {
 	var out []*core.Document
 	for i, e := range Elements(h) {
+		if i >= MaxQueries {
+			return out, fmt.Errorf("%s header %d: more than %d queries on one response", QueryHeader, i+1, MaxQueries)
+		}
 		doc, rule, reason := decodeElement(e)
 		if rule != "" {
 			return out, fmt.Errorf("%s header %d: %s", QueryHeader, i+1, reason)

@@ -21,9 +21,9 @@ import (
 // QueryRequest objects.
 const QueriesMetaKey = spec.MCPQueriesMetaKey
 
-// MaxQueriesPerResult bounds how many queries a host reads from one tool result; the rest are dropped with a
-// reason.
-const MaxQueriesPerResult = 16
+// MaxQueriesPerResult bounds how many queries a tool result carries: Attach refuses more, and a host reads no
+// more from one result, dropping the rest with a reason (core.MaxCarriedQueries, the same in every binding, D34).
+const MaxQueriesPerResult = core.MaxCarriedQueries
 
 // MaxCarryingReply bounds the reply a host reads when it calls a tool whose result may carry queries
 // (ConnOptions.MaxReply of transports.Fetch): room for MaxQueriesPerResult queries of the largest size core
@@ -51,6 +51,9 @@ func Attach(res *mcp.CallToolResult, requests ...[]byte) error {
 		res.Meta.AdditionalFields = map[string]any{}
 	}
 	existing, _ := res.Meta.AdditionalFields[QueriesMetaKey].([]any)
+	if len(existing)+len(add) > MaxQueriesPerResult {
+		return fmt.Errorf("mcp: %d queries on one tool result; at most %d are carried", len(existing)+len(add), MaxQueriesPerResult)
+	}
 	res.Meta.AdditionalFields[QueriesMetaKey] = append(existing, add...)
 	return nil
 }

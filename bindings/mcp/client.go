@@ -77,6 +77,10 @@ func (c *Client) Deliver(ctx context.Context, d respondent.Delivery, response []
 		return nil, &respondent.ProblemError{Binding: Name, Endpoint: d.Endpoint, Detail: errNotObject.Error()}
 	}
 	reply, err := c.Call(ctx, d.Endpoint, d.Operation, d.Authorization, response)
+	if re := (*RPCError)(nil); errors.As(err, &re) && re.Method == "tools/call" && respondent.PermanentRPCCode(re.Code) {
+		// The server refused the call itself: the same bytes would be refused again (D34).
+		return nil, &respondent.ProblemError{Binding: Name, Endpoint: d.Endpoint, Detail: err.Error()}
+	}
 	if err != nil {
 		return nil, &respondent.TransportError{Binding: Name, Endpoint: d.Endpoint, Err: err}
 	}

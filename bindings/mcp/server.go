@@ -21,6 +21,7 @@ import (
 
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
+	"github.com/agentqueryprotocol/aqp-go/internal/decodegate"
 	"github.com/agentqueryprotocol/aqp-go/internal/httpio"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
@@ -106,12 +107,16 @@ func Tool() mcp.Tool {
 type Server struct {
 	sub  collector.Submitter
 	http *server.StreamableHTTPServer
+	// gate bounds the requests mcp-go handles at once: it decodes a message into generic values (tens of bytes of
+	// memory per byte of `[{},{},…]`) before any handler of ours runs, so the requests off the fast path are
+	// admitted a gate's worth at a time (D34).
+	gate *decodegate.Gate
 }
 
 // NewServer returns the binding's endpoint handler; it answers at whatever path it is mounted (spec.MCPPath in a
 // collector).
 func NewServer(sub collector.Submitter) *Server {
-	s := &Server{sub: sub}
+	s := &Server{sub: sub, gate: decodegate.New(0)}
 	ms := server.NewMCPServer(serverName, spec.ProtocolVersion, server.WithToolCapabilities(false),
 		server.WithExtensions(map[string]any{ExtensionKey: Extension()}))
 	ms.AddTool(Tool(), s.call)
@@ -137,7 +142,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.Body == nil {
-		s.http.ServeHTTP(w, r)
+		s.general(w, r)
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxMessage))
@@ -150,7 +155,45 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		rest = io.MultiReader(rest, errReader{err})
 	}
+	var swap *idSwap
+	if err == nil {
+		body, swap = swapID(body)
+		rest = bytes.NewReader(body)
+		r.ContentLength = int64(len(body))
+	}
 	r.Body = io.NopCloser(rest)
+	if swap != nil {
+		iw := &idWriter{ResponseWriter: w, swap: swap}
+		s.general(iw, r)
+		iw.finish()
+		return
+	}
+	s.general(w, r)
+}
+
+// integerLiteral reports whether b is a JSON number without fraction or exponent.
+func integerLiteral(b []byte) bool {
+	if len(b) > 0 && b[0] == '-' {
+		b = b[1:]
+	}
+	if len(b) == 0 || (b[0] == '0' && len(b) > 1) {
+		return false
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// general hands a request to mcp-go's dispatch, a gate's worth at a time; one whose context ends while it waits
+// gets nothing more (its client has gone).
+func (s *Server) general(w http.ResponseWriter, r *http.Request) {
+	if !s.gate.Enter(r.Context()) {
+		return
+	}
+	defer s.gate.Leave()
 	s.http.ServeHTTP(w, r)
 }
 
@@ -189,16 +232,17 @@ func (s *Server) direct(w http.ResponseWriter, r *http.Request, body []byte) boo
 	if json.Unmarshal(body, &msg) != nil || msg.JSONRPC != mcp.JSONRPC_VERSION || msg.Method != string(mcp.MethodToolsCall) {
 		return false
 	}
+	// The id is echoed as written (D34): a string, or an integer however large (mcp-go would round one past 2^53).
 	var id any
-	if json.Unmarshal(msg.ID, &id) != nil {
-		return false
-	}
-	switch v := id.(type) {
-	case string:
-	case float64:
-		if v != float64(int64(v)) || v > 1<<53 || v < -(1<<53) {
+	switch rawID := bytes.TrimSpace(msg.ID); {
+	case firstByte(rawID) == '"':
+		var s string
+		if json.Unmarshal(rawID, &s) != nil {
 			return false
 		}
+		id = s
+	case integerLiteral(rawID):
+		id = json.Number(rawID)
 	default:
 		return false
 	}

@@ -9,6 +9,8 @@
 //
 //	go run ./cmd/aqp-load -mode flood     # a wrong-capability flood against one query; the genuine respondent's outcomes
 //	go run ./cmd/aqp-load -mode hostile   # 100 concurrent 1 MiB hostile bodies; the collector's peak RSS
+//	go run ./cmd/aqp-load -mode hostile-bindings -hostile 64 -rounds 2   # the same over every binding and A2A transport
+//	go run ./cmd/aqp-load -mode hostile-respondent   # aqp respond against hostile carriers and collectors; its peak RSS
 //	go run ./cmd/aqp-load -mode freeze    # a private PostgreSQL frozen for 20 s under load; every answer in time, none twice
 package main
 
@@ -52,12 +54,13 @@ func main() {
 	pgBin := flag.String("pg-bin", "/usr/lib/postgresql/15/bin", "freeze mode: the PostgreSQL server binaries (initdb, postgres, pg_ctl)")
 	freezeFor := flag.Duration("freeze-for", 20*time.Second, "freeze mode: how long PostgreSQL stays frozen")
 	storeTimeout := flag.Duration("store-timeout", 2*time.Second, "freeze mode: the collector's --store-timeout")
+	binding := flag.String("binding", "all", "hostile-bindings mode: https, mcp, a2a-jsonrpc, a2a-jsonrpc-0.3, a2a-rest, a2a-grpc (comma-separated) or all")
 	flag.Parse()
 	err := error(nil)
 	switch *mode {
 	case "throughput":
 		err = run(*clients, *requests, *fsyncFor, *dir)
-	case "flood", "hostile", "freeze":
+	case "flood", "hostile", "hostile-bindings", "hostile-respondent", "freeze":
 		d := *dir
 		if d == "" {
 			if d, err = os.MkdirTemp("", "aqp-load-"); err == nil {
@@ -68,13 +71,21 @@ func main() {
 		case err != nil:
 		case *mode == "flood":
 			err = runFlood(context.Background(), *aqpBin, d, *clients, *floodFor)
+		case *mode == "hostile-respondent":
+			err = runHostileRespondent(context.Background(), *aqpBin, d)
+		case *mode == "hostile-bindings":
+			targets := hostileTargets
+			if *binding != "all" {
+				targets = strings.Split(*binding, ",")
+			}
+			err = runHostileBindings(context.Background(), *aqpBin, d, targets, *hostile, *rounds)
 		case *mode == "hostile":
 			err = runHostile(context.Background(), *aqpBin, d, *hostile, *rounds)
 		default:
 			err = runFreeze(context.Background(), *aqpBin, *pgBin, d, 200, 8, *storeTimeout, *freezeFor)
 		}
 	default:
-		err = fmt.Errorf("-mode must be throughput, flood, hostile or freeze, got %q", *mode)
+		err = fmt.Errorf("-mode must be throughput, flood, hostile, hostile-bindings, hostile-respondent or freeze, got %q", *mode)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "aqp-load:", err)

@@ -107,12 +107,12 @@ func (f *reportFlags) finish(stdout, stderr io.Writer, rep *report.Report, expec
 			return failure(exitInvalid, fmt.Errorf("--report-dir: %w", err))
 		}
 		j, x, h := report.Files(f.dir, rep.Role)
-		fmt.Fprintf(stdout, "reports: %s, %s, %s\n", j, x, h)
+		say(stdout, "reports: %s, %s, %s\n", j, x, h)
 	}
 	if rep.Failed() {
-		fmt.Fprintf(stderr, "FAILED: %d requirement(s) failed %v, %d stale expected failure(s)\n", len(rep.FailedRequirements()), rep.FailedRequirements(), len(rep.Stale))
+		say(stderr, "FAILED: %d requirement(s) failed %v, %d stale expected failure(s)\n", len(rep.FailedRequirements()), rep.FailedRequirements(), len(rep.Stale))
 		return exitStatus(exitInvalid)
 	}
-	fmt.Fprintf(stdout, "passed: %d check(s)\n", len(rep.Checks))
+	say(stdout, "passed: %d check(s)\n", len(rep.Checks))
 	return nil
 }

@@ -12,11 +12,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentqueryprotocol/aqp-go/internal/columns"
 	"github.com/agentqueryprotocol/aqp-go/conformance"
 	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
 	"github.com/agentqueryprotocol/aqp-go/conformance/report"
 	"github.com/agentqueryprotocol/aqp-go/conformance/runner"
+	"github.com/agentqueryprotocol/aqp-go/internal/columns"
 )
 
 // runnerBindings are the columns `aqp conformance collector` can check — every binding at every protocol

@@ -326,7 +326,7 @@ func runDemo(ctx context.Context, w io.Writer) error {
 		Transports: reg, Policy: policy, Grants: grants,
 		Respondent: aqp.QueryResponseRespondent{Kind: aqp.QueryResponseRespondentKindAgent, Provenance: aqp.QueryResponseRespondentProvenanceDirect},
 		Consent: func(_ context.Context, q *respondent.Query) (bool, error) {
-			fmt.Fprintf(w, "   consent: the query asks (%s, scope %q); the demo's principal grants it — remembered for the scope\n",
+			say(w, "   consent: the query asks (%s, scope %q); the demo's principal grants it — remembered for the scope\n",
 				q.Request.ConsentMode, deref(q.Request.ConsentScope))
 			return true, nil
 		},
@@ -338,24 +338,24 @@ func runDemo(ctx context.Context, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "AQP demo: a collector at %s (in-memory store) and a respondent, over %d binding(s)\n", baseURL, len(demoSteps))
+	say(w, "AQP demo: a collector at %s (in-memory store) and a respondent, over %d binding(s)\n", baseURL, len(demoSteps))
 	env := &demoEnv{issuer: svc.Collector(), baseURL: baseURL, client: client, r: r, grants: grants, mux: mux}
 	var failed []string
 	for i, step := range demoSteps {
-		fmt.Fprintf(w, "\n== %d. binding %s\n", i+1, step.binding)
+		say(w, "\n== %d. binding %s\n", i+1, step.binding)
 		if _, ok := reg.Get(step.binding); !ok {
-			fmt.Fprintf(w, "   skipped: the respondent has no %s transport\n", step.binding)
+			say(w, "   skipped: the respondent has no %s transport\n", step.binding)
 			continue
 		}
 		if err := demoExchange(ctx, w, env, step); err != nil {
-			fmt.Fprintf(w, "   FAILED: %v\n", err)
+			say(w, "   FAILED: %v\n", err)
 			failed = append(failed, step.binding)
 		}
 	}
 	if len(failed) > 0 {
 		return fmt.Errorf("the exchange failed over %s", strings.Join(failed, ", "))
 	}
-	fmt.Fprintf(w, "\nEvery exchange was accepted. Next: run a collector with `aqp serve`, issue a query with `aqp query create`, answer it with `aqp respond`.\n")
+	say(w, "\nEvery exchange was accepted. Next: run a collector with `aqp serve`, issue a query with `aqp query create`, answer it with `aqp respond`.\n")
 	return nil
 }
 
@@ -365,32 +365,32 @@ func demoExchange(ctx context.Context, w io.Writer, env *demoEnv, step demoStep)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "-> the query travels to the respondent: %s\n", c.how)
+	say(w, "-> the query travels to the respondent: %s\n", c.how)
 	if c.raw != nil {
 		printObject(w, "QueryRequest", c.raw)
 	}
 	for _, d := range c.drops {
-		fmt.Fprintf(w, "   respondent: dropped: %v\n", d)
+		say(w, "   respondent: dropped: %v\n", d)
 	}
 	if len(c.qs) != 1 {
 		return fmt.Errorf("the respondent took in %d queries, want 1", len(c.qs))
 	}
 	r, q := env.r, c.qs[0]
-	fmt.Fprintf(w, "   respondent: the query is valid; timing %s, so it waits for the host's signal\n", q.Request.Timing)
+	say(w, "   respondent: the query is valid; timing %s, so it waits for the host's signal\n", q.Request.Timing)
 	r.OutcomeKnown(q.Request.Subject)
-	fmt.Fprintf(w, "   host: the outcome of %s %s is known\n", q.Request.Subject.Kind, q.Request.Subject.ID)
+	say(w, "   host: the outcome of %s %s is known\n", q.Request.Subject.Kind, q.Request.Subject.ID)
 	if scope := deref(q.Request.ConsentScope); q.Request.ConsentMode == aqp.QueryRequestConsentModeAskOnce && scope != "" {
 		if _, ok, _ := env.grants.LookupGrant(scope); ok {
-			fmt.Fprintf(w, "   consent: scope %q was granted on an earlier exchange; ask_once does not ask again\n", scope)
+			say(w, "   consent: scope %q was granted on an earlier exchange; ask_once does not ask again\n", scope)
 		}
 	}
 	res, err := r.Respond(ctx, q)
 	if res != nil && res.Response != nil {
-		fmt.Fprintf(w, "-> the response travels to %s over %s\n", q.Delivery().Endpoint, step.binding)
+		say(w, "-> the response travels to %s over %s\n", q.Delivery().Endpoint, step.binding)
 		printObject(w, "QueryResponse", res.Response)
 	}
 	if res != nil && res.Receipt != nil {
-		fmt.Fprintf(w, "<- the receipt comes back (%d attempt(s))\n", res.Attempts)
+		say(w, "<- the receipt comes back (%d attempt(s))\n", res.Attempts)
 		printObject(w, "QueryReceipt", res.Receipt)
 	}
 	if err != nil {
@@ -416,7 +416,7 @@ func printObject(w io.Writer, name string, raw []byte) {
 			out = out[:i+8+6] + "…(capability)" + out[i+8+j:]
 		}
 	}
-	fmt.Fprintf(w, "   %s %s\n", name, out)
+	say(w, "   %s %s\n", name, out)
 }
 
 func deref(s *string) string {

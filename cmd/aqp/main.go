@@ -81,18 +81,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		ee = &exitError{code: exitUsage, err: err, usage: true}
 	}
 	if ee.err != nil {
-		fmt.Fprintf(stderr, "%s: %s\n", cmd.CommandPath(), oneLine(ee.err.Error()))
+		say(stderr, "%s: %s\n", cmd.CommandPath(), oneLine(ee.err.Error()))
 		if ee.usage {
-			fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
+			say(stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
 		}
 	}
 	return ee.code
 }
 
-// oneLine escapes line breaks so that one error stays one line in a terminal or a log.
-func oneLine(s string) string {
-	return strings.NewReplacer("\r", `\r`, "\n", `\n`).Replace(strings.TrimRight(s, "\r\n"))
-}
+// oneLine keeps one error on one line in a terminal or a log: display, with a trailing line break dropped.
+func oneLine(s string) string { return display(strings.TrimRight(s, "\r\n")) }
 
 func newRootCmd(stdin io.Reader) *cobra.Command {
 	root := &cobra.Command{

@@ -259,7 +259,7 @@ func runQueryCreate(cmd *cobra.Command, o queryCreateOptions, stdin io.Reader, s
 		})
 	if err != nil {
 		if errors.Is(err, syscall.ECONNREFUSED) {
-			fmt.Fprintf(stderr, "aqp query create: no collector answers at %s (connection refused).\n"+
+			say(stderr, "aqp query create: no collector answers at %s (connection refused).\n"+
 				"Start one in another terminal: `go run ./cmd/aqp serve` from the repository root, or `aqp serve`;\n"+
 				"or point --server (env AQP_SERVER) at a running collector.\n", server)
 			return exitStatus(exitUsage)
@@ -272,14 +272,14 @@ func runQueryCreate(cmd *cobra.Command, o queryCreateOptions, stdin io.Reader, s
 		return failure(exitUsage, fmt.Errorf("reading the reply: %w", err))
 	}
 	if resp.StatusCode != http.StatusCreated {
-		fmt.Fprintf(stderr, "aqp query create: the collector answered %s:\n%s\n", resp.Status, describeProblem(out))
+		say(stderr, "aqp query create: the collector answered %s:\n%s\n", resp.Status, describeProblem(out))
 		return exitStatus(exitInvalid)
 	}
 	var pretty bytes.Buffer
 	if json.Indent(&pretty, out, "", "  ") == nil {
 		out = pretty.Bytes()
 	}
-	fmt.Fprintf(stdout, "%s\n", out)
+	say(stdout, "%s\n", out)
 	return nil
 }
 
@@ -300,7 +300,7 @@ func describeProblem(body []byte) string {
 			if ptr == "" {
 				ptr = "(root)"
 			}
-			fmt.Fprintf(&b, "\n  %s: %s [%s]", ptr, e.Message, e.Keyword)
+			say(&b, "\n  %s: %s [%s]", ptr, e.Message, e.Keyword)
 		}
 	}
 	return b.String()

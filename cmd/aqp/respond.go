@@ -186,7 +186,7 @@ func runRespond(ctx context.Context, o respondOptions, stdin io.Reader, stdout, 
 			return askConsent(q, principal, stderr)
 		},
 		OnRetry: func(e respondent.RetryEvent) {
-			fmt.Fprintf(stderr, "attempt %d failed: %s; retrying the same response in %s\n", e.Attempt, oneLine(e.Err.Error()), e.Wait.Round(100*time.Millisecond))
+			say(stderr, "attempt %d failed: %s; retrying the same response in %s\n", e.Attempt, oneLine(e.Err.Error()), e.Wait.Round(100*time.Millisecond))
 		},
 	})
 	if err != nil {
@@ -207,7 +207,7 @@ func runRespond(ctx context.Context, o respondOptions, stdin io.Reader, stdout, 
 		return failure(exitUsage, fmt.Errorf("--from: %w", err))
 	}
 	for _, d := range drops {
-		fmt.Fprintf(stderr, "%v\n", d)
+		say(stderr, "%v\n", d)
 	}
 	if len(qs) == 0 {
 		return failure(exitUsage, fmt.Errorf("--from %s: no query to answer (%d dropped)", o.from, len(drops)))
@@ -287,11 +287,11 @@ func answerQuery(ctx context.Context, o respondOptions, host hostSignals, r *res
 		}
 		next := res.Continuation.Request
 		if followed >= o.maxContinuations {
-			fmt.Fprintf(stdout, "continuation: query %s asks %q; not answered (--max-continuations %d reached); answer it with: aqp respond --query FILE holding this receipt's .continuation\n",
+			say(stdout, "continuation: query %s asks %q; not answered (--max-continuations %d reached); answer it with: aqp respond --query FILE holding this receipt's .continuation\n",
 				next.QueryID, next.Prompt, o.maxContinuations)
 			return nil
 		}
-		fmt.Fprintf(stderr, "continuation: query %s asks %q; answering it (%d of at most %d in this chain)\n", next.QueryID, next.Prompt, followed+1, o.maxContinuations)
+		say(stderr, "continuation: query %s asks %q; answering it (%d of at most %d in this chain)\n", next.QueryID, next.Prompt, followed+1, o.maxContinuations)
 		q = res.Continuation
 	}
 }
@@ -299,7 +299,7 @@ func answerQuery(ctx context.Context, o respondOptions, host hostSignals, r *res
 // answerOne answers one query and prints its receipt.
 func answerOne(ctx context.Context, o respondOptions, host hostSignals, r *respondent.Respondent, q *respondent.Query, stdout, stderr io.Writer) (*respondent.Result, error) {
 	if awaits, given := host.release(r, q); !given {
-		fmt.Fprintf(stderr, "query %s is timed %s: waiting for the host's signal %s (not given by --signal) until it expires at %s, then dropping it\n",
+		say(stderr, "query %s is timed %s: waiting for the host's signal %s (not given by --signal) until it expires at %s, then dropping it\n",
 			q.Request.QueryID, q.Request.Timing, awaits, q.Request.ExpiresAt)
 	}
 	d := q.Delivery()
@@ -312,7 +312,7 @@ func answerOne(ctx context.Context, o respondOptions, host hostSignals, r *respo
 	case err != nil:
 		return nil, failure(exitUsage, err)
 	}
-	fmt.Fprintf(stderr, "delivered the answer to query %s over %s to %s\n", q.Request.QueryID, d.Binding, d.Endpoint)
+	say(stderr, "delivered the answer to query %s over %s to %s\n", q.Request.QueryID, d.Binding, d.Endpoint)
 	printReceipt(stdout, o.json, res)
 	return res, nil
 }
@@ -320,36 +320,36 @@ func answerOne(ctx context.Context, o respondOptions, host hostSignals, r *respo
 // printReceipt prints the receipt JSON, or a summary of it.
 func printReceipt(w io.Writer, asJSON bool, res *respondent.Result) {
 	if asJSON {
-		fmt.Fprintf(w, "%s\n", res.Receipt)
+		say(w, "%s\n", res.Receipt)
 		return
 	}
 	rec := res.Parsed
 	if res.Accepted {
-		fmt.Fprintf(w, "accepted: response %s to query %s, received at %s (%d attempt(s))\n", rec.ResponseID, rec.QueryID, rec.ReceivedAt, res.Attempts)
+		say(w, "accepted: response %s to query %s, received at %s (%d attempt(s))\n", rec.ResponseID, rec.QueryID, rec.ReceivedAt, res.Attempts)
 	} else {
-		fmt.Fprintf(w, "rejected: response %s to query %s: %s: %s", rec.ResponseID, rec.QueryID, rec.Error.Code, rec.Error.Message)
+		say(w, "rejected: response %s to query %s: %s: %s", rec.ResponseID, rec.QueryID, rec.Error.Code, rec.Error.Message)
 		if rec.Error.Pointer != nil {
-			fmt.Fprintf(w, " (at %s)", *rec.Error.Pointer)
+			say(w, " (at %s)", *rec.Error.Pointer)
 		}
 		fmt.Fprintln(w)
 	}
 	if res.ContinuationDrop != nil {
-		fmt.Fprintf(w, "continuation dropped: %v\n", res.ContinuationDrop)
+		say(w, "continuation dropped: %v\n", res.ContinuationDrop)
 	}
 }
 
 // askConsent asks the person at the terminal.
 func askConsent(q *respondent.Query, principal *bufio.Reader, stderr io.Writer) (bool, error) {
 	req := q.Request
-	fmt.Fprintf(stderr, "Query %s asks for your consent (%s", req.QueryID, req.ConsentMode)
+	say(stderr, "Query %s asks for your consent (%s", req.QueryID, req.ConsentMode)
 	if req.ConsentScope != nil {
-		fmt.Fprintf(stderr, ", scope %q: granting it answers every query of this scope without asking again", *req.ConsentScope)
+		say(stderr, ", scope %q: granting it answers every query of this scope without asking again", *req.ConsentScope)
 	}
-	fmt.Fprintf(stderr, ").\n  prompt: %s\n", req.Prompt)
+	say(stderr, ").\n  prompt: %s\n", req.Prompt)
 	if req.DataPolicy != nil {
-		fmt.Fprintf(stderr, "  data policy: %s\n", *req.DataPolicy)
+		say(stderr, "  data policy: %s\n", *req.DataPolicy)
 	}
-	fmt.Fprintf(stderr, "Grant consent and send the answer to %s? [y/N] ", q.Delivery().Endpoint)
+	say(stderr, "Grant consent and send the answer to %s? [y/N] ", q.Delivery().Endpoint)
 	line, err := principal.ReadString('\n')
 	if err != nil && line == "" {
 		if errors.Is(err, io.EOF) {

@@ -166,6 +166,10 @@ func serve(ctx context.Context, o serveOptions, stdout io.Writer, log *slog.Logg
 	hs.Protocols.SetHTTP1(true)
 	hs.Protocols.SetHTTP2(true)
 	hs.Protocols.SetUnencryptedHTTP2(true)
+	// What an HTTP/2 stream may send before its handler reads it is buffered by net/http (1 MiB a stream by
+	// default): with a stream waiting at a binding's decoding gate that is memory per connection, so it is kept
+	// to 256 KiB a stream, 1 MiB a connection (D34).
+	hs.HTTP2 = &http.HTTP2Config{MaxReceiveBufferPerStream: 256 << 10, MaxReceiveBufferPerConnection: 1 << 20}
 	log.Info("aqp collector listening", "addr", ln.Addr().String(), "public_url", publicURL, "store", desc)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
@@ -280,7 +284,7 @@ func (t adminToken) announce(stdout io.Writer) error {
 	case t.path == "":
 		fmt.Fprintln(stdout, "admin token: from AQP_ADMIN_TOKEN")
 	case !t.generated:
-		fmt.Fprintf(stdout, "admin token: kept in %s (mode 0600)\n", t.path)
+		say(stdout, "admin token: kept in %s (mode 0600)\n", t.path)
 	default:
 		f, err := os.OpenFile(t.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if err != nil {
@@ -293,7 +297,7 @@ func (t adminToken) announce(stdout io.Writer) error {
 		if err := f.Close(); err != nil {
 			return fmt.Errorf("storing the admin token: %w", err)
 		}
-		fmt.Fprintf(stdout, "Generated an admin token (kept in %s, mode 0600; shown only now):\n\n  export AQP_ADMIN_TOKEN=%s\n\n", t.path, t.value)
+		say(stdout, "Generated an admin token (kept in %s, mode 0600; shown only now):\n\n  export AQP_ADMIN_TOKEN=%s\n\n", t.path, t.value)
 	}
 	return nil
 }

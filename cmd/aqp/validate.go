@@ -240,23 +240,23 @@ func (p *printer) document(file, kind string, errs core.Errors) {
 		return
 	}
 	if len(errs) == 0 {
-		fmt.Fprintf(p.w, "%s: valid %s\n", file, kind)
+		say(p.w, "%s: valid %s\n", file, kind)
 		return
 	}
 	what := "invalid " + kind
 	if kind == kindUnknown {
 		what = "invalid document of unknown kind (its members do not tell; give --kind request, response or receipt)"
 	}
-	fmt.Fprintf(p.w, "%s: %s (%d %s)\n", file, what, len(errs), plural(len(errs), "error", "errors"))
+	say(p.w, "%s: %s (%d %s)\n", file, what, len(errs), plural(len(errs), "error", "errors"))
 	for _, e := range errs {
-		fmt.Fprintf(p.w, "  %s\n", formatError(e))
+		say(p.w, "  %s\n", formatError(e))
 	}
 }
 
 // unreadable reports a FILE that could not be read: on standard error for a person, and with --json also as a
 // record on standard output, so that a program reading the records sees every FILE it named.
 func (p *printer) unreadable(file string, err error, stderr io.Writer) {
-	fmt.Fprintf(stderr, "aqp validate: %s\n", oneLine(err.Error()))
+	say(stderr, "aqp validate: %s\n", oneLine(err.Error()))
 	if p.json {
 		p.record(unreadableRecord{File: file, Error: err.Error()})
 	}
@@ -268,12 +268,12 @@ func (p *printer) pair(files []string, named map[string]string, errs core.Errors
 		return
 	}
 	if len(errs) == 0 {
-		fmt.Fprintf(p.w, "pair %v: valid\n", files)
+		say(p.w, "pair %v: valid\n", files)
 		return
 	}
-	fmt.Fprintf(p.w, "pair %v: invalid (%d %s)\n", files, len(errs), plural(len(errs), "error", "errors"))
+	say(p.w, "pair %v: invalid (%d %s)\n", files, len(errs), plural(len(errs), "error", "errors"))
 	for _, e := range errs {
-		fmt.Fprintf(p.w, "  %s (%s)\n", formatError(e), named[string(e.Document)])
+		say(p.w, "  %s (%s)\n", formatError(e), named[string(e.Document)])
 	}
 }
 
@@ -287,7 +287,7 @@ func formatError(e core.Error) string {
 
 func (p *printer) record(r any) {
 	b, _ := json.Marshal(r)
-	fmt.Fprintf(p.w, "%s\n", b)
+	say(p.w, "%s\n", b)
 }
 
 func nonNil(errs core.Errors) core.Errors {

@@ -30,6 +30,13 @@ const maxMessage = 1000
 // `unavailable` receipt.
 func (c *Collector) Submit(ctx context.Context, s Submission) Outcome {
 	now := c.now()
+	if len(s.Body) > core.MaxDocumentBytes {
+		// Over the bound no receipt is formed, on any binding: HTTPS refuses such a body with 413 before it is
+		// read, so MCP and A2A, which read a response inside a larger envelope, answer it the same way (D34).
+		c.failed(s, now)
+		return Outcome{Problem: &Problem{Detail: fmt.Sprintf("the response is %d bytes; a response may be at most %d bytes",
+			len(s.Body), core.MaxDocumentBytes)}}
+	}
 	if c.failures.exhausted(s.Client, now) && !c.holdsCapability(ctx, s) {
 		return c.refuseClient(s, now)
 	}

@@ -30,7 +30,16 @@ func (r *Respondent) IntakeCarried(source string, reqs []*aqp.QueryRequest, drop
 		_ = r.drop(e)
 		drops = append(drops, e)
 	}
+	seen := map[string]bool{}
 	for _, req := range reqs {
+		// A query carried again on the same object is the same query: taken in once, answered once (D34).
+		if req != nil && seen[req.QueryID] {
+			r.log.Info("aqp query carried again on the same object: taken in once", "query_id", req.QueryID, "source", source)
+			continue
+		}
+		if req != nil {
+			seen[req.QueryID] = true
+		}
 		q, err := r.IntakeRequest(source, req)
 		if err != nil {
 			var e *DropError

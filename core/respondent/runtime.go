@@ -160,6 +160,9 @@ type Respondent struct {
 	log     *slog.Logger
 	signals *signals
 	mu      sync.Mutex // serialises ask_once asking, so one scope is asked once even under concurrency
+
+	claimMu sync.Mutex
+	claimed map[string]time.Time // queryId → expiresAt of every query Respond has taken up, until it expires
 }
 
 // New checks cfg and returns a Respondent.
@@ -328,7 +331,14 @@ func (r *Respondent) Respond(ctx context.Context, q *Query) (*Result, error) {
 		return nil, errors.New("respondent: Respond: no query")
 	}
 	req := q.Request
+	// One queryId gets at most one response from a runtime (D34): a query carried several times, on one carrier or
+	// on several, is asked about, answered and delivered once; every later Respond for it is a drop.
+	if !r.claim(req.QueryID, q.ExpiresAt) {
+		return nil, r.drop(&DropError{QueryID: req.QueryID, Source: q.Source,
+			Reason: "already taken up by this runtime: a query is answered at most once, however often it is carried"})
+	}
 	if err := r.waitTiming(ctx, q); err != nil {
+		r.unclaim(req.QueryID) // nothing was asked or sent: the host may take it up again
 		return nil, err
 	}
 	consent, err := r.consent(ctx, q)
@@ -372,6 +382,35 @@ func (r *Respondent) Respond(ctx context.Context, q *Query) (*Result, error) {
 		return nil, &AnswerError{QueryID: req.QueryID, Err: err}
 	}
 	return r.deliver(ctx, q, resp, body)
+}
+
+// claim takes up queryID for Respond, reporting false when it already is; entries of expired queries are
+// forgotten, so the set holds only queries that could still be answered.
+func (r *Respondent) claim(queryID string, expiresAt time.Time) bool {
+	r.claimMu.Lock()
+	defer r.claimMu.Unlock()
+	now := time.Now()
+	if r.claimed == nil {
+		r.claimed = map[string]time.Time{}
+	}
+	if exp, ok := r.claimed[queryID]; ok && now.Before(exp) {
+		return false
+	}
+	if len(r.claimed) >= 1024 && len(r.claimed)%1024 == 0 {
+		for id, exp := range r.claimed {
+			if !now.Before(exp) {
+				delete(r.claimed, id)
+			}
+		}
+	}
+	r.claimed[queryID] = expiresAt
+	return true
+}
+
+func (r *Respondent) unclaim(queryID string) {
+	r.claimMu.Lock()
+	defer r.claimMu.Unlock()
+	delete(r.claimed, queryID)
 }
 
 // encode is the response's one encoding: compact, without HTML escaping, sent unchanged on every attempt.

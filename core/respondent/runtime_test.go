@@ -483,3 +483,35 @@ func TestContinuationOffered(t *testing.T) {
 		t.Fatalf("answering the continuation: %v", err)
 	}
 }
+
+// TestOneResponsePerQueryID: a query carried three times — three intakes of the same QueryRequest, as three
+// AQP-Query headers, _meta entries or metadata entries carry it — under ask_always is asked about once, answered
+// once and delivered once; the other copies are drops (D34, issue 16 item 4). Before, each copy asked again and
+// sent a response with its own responseId.
+func TestOneResponsePerQueryID(t *testing.T) {
+	for _, mode := range []string{"ask_always", "not_required"} {
+		t.Run(mode, func(t *testing.T) {
+			h := newHarness(t, "")
+			raw := query(t, time.Hour, func(m map[string]any) { m["consentMode"] = mode })
+			answered := 0
+			for i := range 3 {
+				_, err := h.r.Respond(context.Background(), h.intake(t, raw))
+				if i == 0 && err != nil {
+					t.Fatal(err)
+				}
+				if err == nil {
+					answered++
+				} else {
+					wantDrop(t, err, "answered at most once")
+				}
+			}
+			wantAsked := 0
+			if mode == "ask_always" {
+				wantAsked = 1
+			}
+			if answered != 1 || len(h.tr.sent()) != 1 || len(h.asked) != wantAsked || h.answers != 1 {
+				t.Fatalf("three copies: %d answered, %d sent, asked %d times, %d answers", answered, len(h.tr.sent()), len(h.asked), h.answers)
+			}
+		})
+	}
+}

@@ -63,3 +63,9 @@ type ProblemError struct {
 func (e *ProblemError) Error() string {
 	return fmt.Sprintf("the collector at %s (%s) formed no receipt: %s", e.Endpoint, e.Binding, e.Detail)
 }
+
+// PermanentRPCCode reports whether a JSON-RPC error code, answered to a delivery, says the request itself can
+// never succeed, so that sending the same bytes again is pointless (D34): parse error (-32700), invalid request
+// (-32600) and invalid params (-32602). A binding's client turns such an error into a *ProblemError, which the
+// runtime does not retry; every other code (an internal error, a server-defined one) stays a *TransportError.
+func PermanentRPCCode(code int) bool { return code == -32700 || code == -32600 || code == -32602 }

@@ -1,0 +1,70 @@
+// Package decodegate bounds how many requests a binding decodes at once where the decoding is not its own: a
+// library that turns a body into generic values (mcp-go's JSON-RPC dispatch, grpc-go's protobuf Structs) costs
+// many times the body's size in memory before anything is known about the sender, so the number of such decodings
+// in flight — not the number of connections — must bound the process's memory (issue 16, item 1; D34).
+package decodegate
+
+import (
+	"context"
+	"net/http"
+	"runtime"
+	"sync/atomic"
+)
+
+// Gate admits at most its capacity of holders at once; the zero Gate is not usable, use New.
+type Gate struct {
+	slots   chan struct{}
+	waiting atomic.Int64
+}
+
+// New returns a gate of n slots; n <= 0 means Default.
+func New(n int) *Gate {
+	if n <= 0 {
+		n = Default()
+	}
+	return &Gate{slots: make(chan struct{}, n)}
+}
+
+// Default is the capacity a binding's gate has unless told otherwise: GOMAXPROCS, at least 2. A decoding uses a
+// CPU throughout, so more in flight would only share the CPUs and add memory.
+func Default() int { return max(2, runtime.GOMAXPROCS(0)) }
+
+// Enter waits for a slot until ctx ends, reporting whether it got one; a holder calls Leave once.
+func (g *Gate) Enter(ctx context.Context) bool {
+	select {
+	case g.slots <- struct{}{}:
+		return true
+	default:
+	}
+	g.waiting.Add(1)
+	defer g.waiting.Add(-1)
+	select {
+	case g.slots <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// Waiting is how many callers of Enter are waiting for a slot now.
+func (g *Gate) Waiting() int { return int(g.waiting.Load()) }
+
+// Cap is the gate's number of slots.
+func (g *Gate) Cap() int { return cap(g.slots) }
+
+// Leave gives back a slot taken by Enter.
+func (g *Gate) Leave() { <-g.slots }
+
+// Handler serves h with a slot held for the whole request; a request whose context ends while it waits gets 503
+// with Retry-After: 1 (an HTTP/2 gRPC client sees Unavailable, which it may retry).
+func (g *Gate) Handler(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !g.Enter(r.Context()) {
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, "the server is busy", http.StatusServiceUnavailable)
+			return
+		}
+		defer g.Leave()
+		h.ServeHTTP(w, r)
+	})
+}
