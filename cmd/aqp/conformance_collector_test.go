@@ -107,8 +107,7 @@ func TestConformanceCollectorIssueCmd(t *testing.T) {
 		t.Fatalf("aqp conformance collector --issue-cmd: %v\n%s", err, out)
 	}
 	if line := fmt.Sprintf("  %-7s %4d pass %3d fail %3d expected %3d skip", "https", 60, 0, 0, 13); !strings.Contains(string(out), line) {
-		t.Errorf("want 60 passes (56 scenarios and 4 pinned surfaces) and 13 skips over https (10 need control of the collector, 3 refuse a draft, which a command cannot report as errors):
-%s", out)
+		t.Errorf("want 60 passes (56 scenarios and 4 pinned surfaces) and 13 skips over https (10 need control of the collector, 3 refuse a draft, which a command cannot report as errors):\n%s", out)
 	}
 	// A command that prints no request fails every scenario it runs, naming the cause.
 	cmd = exec.Command(aqpBinary(t), "conformance", "collector", "--target", p.url, "--binding", "https", "--issue-cmd", "cat >/dev/null; echo '{}'")
