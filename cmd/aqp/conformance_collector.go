@@ -75,7 +75,7 @@ failure passed (stale) or the run could not start, 2 usage error.`,
 	f.StringVar(&o.adminToken, "admin-token", "", "the collector's admin token, to issue queries through its admin API (one of this and --issue-cmd is required)")
 	f.StringVar(&o.issueCmd, "issue-cmd", "", "shell command that reads a QueryDraft on stdin and prints the QueryRequest JSON (one of this and --admin-token is required)")
 	f.IntVar(&o.parallel, "parallel", 1, "columns checked at once (each column's scenarios in order); every column is one client, so raise it only against a collector whose per-client failure limit allows")
-	f.StringVar(&o.rateLimit, "rate-limit", "", "the per-query rate limit the collector runs with, PERSECOND:BURST (aqp serve --rate-limit 0.001 --rate-burst 2 is 0.001:2), so that the scenarios written against it run and their 429s are checked")
+	f.StringVar(&o.rateLimit, "rate-limit", "", "the per-query rate limit the collector runs with, PERSECOND:BURST (aqp serve --rate-limit 0.001 --rate-burst 2 is 0.001:2), so that the scenarios written against it run and their 429s are checked (default: none, and those scenarios are skipped)")
 	o.report.register(cmd)
 	_ = cmd.RegisterFlagCompletionFunc("binding", completeWords(columnWords()...))
 	return cmd
