@@ -8,6 +8,40 @@ import (
 // points); what it bounds is an answer or a jsonSchema, which the schemas leave open.
 const MaxDocumentBytes = 1 << 20
 
+// MaxNesting is the nesting past which a body is no JSON any binding must read: the depth at which the JSON-RPC
+// envelope readers of MCP and A2A (encoding/json, jsontext) stop, as RFC 8259 §9 lets a parser. A body nested
+// deeper gets no receipt on any binding (D34); one nested deeper than MaxDepth but not past MaxNesting gets the
+// core's invalid_response.
+const MaxNesting = 10000
+
+// NestsDeeperThan reports whether objects and arrays in a JSON text nest more than n deep, in one pass that needs
+// no memory per level (strings and their escapes are skipped, nothing else is checked).
+func NestsDeeperThan(b []byte, n int) bool {
+	depth, inString, escaped := 0, false, false
+	for _, c := range b {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			if depth++; depth > n {
+				return true
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return false
+}
+
 // Document is one decoded AQP document: its bytes, the JSON value they hold (numbers kept exact as json.Number),
 // and, once validated, its schema failures. Paired checks and the collector work from Documents so that a document
 // is decoded and validated once however many checks read it.

@@ -37,6 +37,12 @@ func (c *Collector) Submit(ctx context.Context, s Submission) Outcome {
 		return Outcome{Problem: &Problem{Detail: fmt.Sprintf("the response is %d bytes; a response may be at most %d bytes",
 			len(s.Body), core.MaxDocumentBytes)}}
 	}
+	if core.NestsDeeperThan(s.Body, core.MaxNesting) {
+		// Past the depth the MCP and A2A envelope readers stop at, no binding reads such a body, so none forms a
+		// receipt for it: HTTPS's problem, as theirs (D34).
+		c.failed(s, now)
+		return Outcome{Problem: &Problem{Detail: fmt.Sprintf("the response nests objects and arrays more than %d deep; no receipt can be formed", core.MaxNesting)}}
+	}
 	if c.failures.exhausted(s.Client, now) && !c.holdsCapability(ctx, s) {
 		return c.refuseClient(s, now)
 	}
