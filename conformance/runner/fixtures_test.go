@@ -178,6 +178,15 @@ var brokenCollectors = map[string]brokenCollector{
 		wire: func(h http.Handler) http.Handler {
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(noRetryAfter{w}, r) })
 		}},
+	"collector/ignores-the-media-type": {binding: spec.BindingHTTPS, wire: func(h http.Handler) http.Handler {
+		// Reads any body as JSON, whatever its Content-Type says: a text/plain body is no 415 but a 400.
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == spec.HTTPSPath {
+				r.Header.Set("Content-Type", "application/json")
+			}
+			h.ServeHTTP(w, r)
+		})
+	}},
 	"collector/problem-as-application-json": {binding: spec.BindingHTTPS, wire: func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			h.ServeHTTP(problemAsJSON{w}, r)
@@ -216,13 +225,13 @@ var receivedAtYear = regexp.MustCompile(`"receivedAt":"(\d{4})-`)
 func runnerBinding(name string, hc *http.Client) runner.Binding {
 	switch name {
 	case spec.BindingMCP:
-		return runner.Binding{Name: name, Carries: mcptest.Carries, Requirements: mcptest.Requirements,
+		return runner.Binding{Name: name, Carries: mcptest.Carries, Requirements: mcptest.Requirements, Surfaces: mcptest.Columns[0].Surfaces,
 			Remote: func(u string) runner.Submitter { return mcptest.Remote(u, hc) }}
 	case spec.BindingA2A:
-		return runner.Binding{Name: name, Carries: a2atest.Carries, Requirements: a2atest.Requirements,
+		return runner.Binding{Name: name, Carries: a2atest.Carries, Requirements: a2atest.Requirements, Surfaces: a2atest.Columns[0].Surfaces,
 			Remote: func(u string) runner.Submitter { return a2atest.Remote(u, hc) }}
 	}
-	return runner.Binding{Name: name, Carries: httpstest.Carries, Requirements: httpstest.Requirements,
+	return runner.Binding{Name: name, Carries: httpstest.Carries, Requirements: httpstest.Requirements, Surfaces: httpstest.Surfaces,
 		Remote: func(u string) runner.Submitter { return httpstest.Remote(u, hc) }}
 }
 
