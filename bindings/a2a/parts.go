@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -340,5 +339,3 @@ func pointerOr(at string) string {
 func escapePointer(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
-
-var errNotObject = errors.New("the A2A binding carries a QueryResponse, which must be one JSON object")

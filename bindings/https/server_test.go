@@ -12,11 +12,6 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/store/memory"
 )
 
-const (
-	adminToken = servertest.AdminToken
-	draft      = servertest.Draft
-)
-
 var (
 	do          = servertest.Do
 	issue       = servertest.Issue
