@@ -60,6 +60,8 @@ var nameRequirements = []struct {
 	{"standalone/request.json", "consent", []string{"AQP-SEED-CONSENT-SCOPE"}},
 	{"standalone/request-response-contract.json", "response.format/", []string{"AQP-SEED-FORMAT-CONDITIONAL"}},
 	{"standalone/request-response-contract.json", "jsonSchema", []string{"AQP-ANS-COMPILE", "AQP-D11"}},
+	{"standalone/request-response-contract.json", "ref-cycle", []string{"AQP-D35"}},
+	{"standalone/request-response-contract.json", "recursion-that-descends", []string{"AQP-D35"}},
 	{"standalone/response.json", "respondent.id", []string{"AQP-OBJ-RESPONSE-OPTIONAL"}},
 	{"standalone/response.json", "explanation", []string{"AQP-OBJ-RESPONSE-OPTIONAL"}},
 	{"standalone/response.json", "confidence", []string{"AQP-OBJ-RESPONSE-OPTIONAL"}},
