@@ -37,8 +37,14 @@ func TestConformanceRespondentPassesOurRespondent(t *testing.T) {
 		}
 		per[r.Binding]++
 	}
-	if len(per) != 3 || per["https"] != per["mcp"] || per["mcp"] != per["a2a"] || per["https"] < 10 {
-		t.Errorf("records per binding %v, want the same number (at least 10) over https, mcp and a2a", per)
+	// Every column (https, both MCP generations, each A2A generation and transport) runs the same checks.
+	if len(per) != 7 || per["https"] < 10 {
+		t.Errorf("records per binding %v, want the seven columns with at least 10 each", per)
+	}
+	for b, n := range per {
+		if n != per["https"] {
+			t.Errorf("records per binding %v: %s has %d, https %d; want the same number in every column", per, b, n, per["https"])
+		}
 	}
 	if !strings.Contains(errOut, "pass a2a") {
 		t.Errorf("no progress lines on stderr:\n%s", errOut)

@@ -133,8 +133,9 @@ type Config struct {
 	// Policy is the destination policy; CheckURL is applied on arrival (the transports apply the rest through the
 	// client Policy.Client built). Nil is the strict zero policy.
 	Policy *Policy
-	// Respondent is who answers: respondent.kind, provenance and optional id of every response. An empty Kind
-	// answers as the kind each query asks for (requestedRespondent), or agent when it names none or any.
+	// Respondent is who answers: respondent.kind, provenance and optional id of every response. An empty Kind is
+	// agent (D40), whatever a query's requestedRespondent asks for: a query asking for another kind is then not
+	// answered (an *AnswerError naming respondent_mismatch), rather than answered under a kind that is not true.
 	Respondent aqp.QueryResponseRespondent
 	// Answer asks the host for the answer to q. An error sends nothing.
 	Answer func(ctx context.Context, q *Query) (Answer, error)
@@ -344,10 +345,9 @@ func (r *Respondent) Respond(ctx context.Context, q *Query) (*Result, error) {
 	}
 	who := r.cfg.Respondent
 	if who.Kind == "" {
+		// A program is an agent unless its host says otherwise (D40): the kind is what answers, never what the
+		// query asked for, so a query for a human gets respondent_mismatch below and nothing is sent.
 		who.Kind = aqp.QueryResponseRespondentKindAgent
-		if rr := req.RequestedRespondent; rr != nil && *rr != aqp.QueryRequestRequestedRespondentAny {
-			who.Kind = aqp.QueryResponseRespondentKind(*rr)
-		}
 	}
 	resp, err := core.NewResponse(req, who, ans.Value)
 	if err != nil {

@@ -483,3 +483,60 @@ func TestContinuationOffered(t *testing.T) {
 		t.Fatalf("answering the continuation: %v", err)
 	}
 }
+
+// TestRespondentKindIsNotCopiedFromTheQuery: with no configured kind a respondent answers as an agent, whatever
+// the query's requestedRespondent asks for (D40). A query asking for a human or a system is then not answered:
+// the runtime's own paired check finds respondent_mismatch and sends nothing. A configured kind is used as is.
+func TestRespondentKindIsNotCopiedFromTheQuery(t *testing.T) {
+	for _, tc := range []struct {
+		name, configured, requested string // "" requested: the query names none
+		sent                        string // the respondent.kind sent; "" when nothing may be sent
+	}{
+		{"default, none requested", "", "", "agent"},
+		{"default, any requested", "", "any", "agent"},
+		{"default, agent requested", "", "agent", "agent"},
+		{"default, human requested", "", "human", ""},
+		{"default, system requested", "", "system", ""},
+		{"human configured, human requested", "human", "human", "human"},
+		{"human configured, agent requested", "human", "agent", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := &fakeTransport{}
+			reg, _ := NewRegistry(tr)
+			g, err := OpenGrantFile(filepath.Join(t.TempDir(), "grants.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := New(Config{Transports: reg, Grants: g,
+				Respondent: aqp.QueryResponseRespondent{Kind: aqp.QueryResponseRespondentKind(tc.configured), Provenance: aqp.QueryResponseRespondentProvenanceDirect},
+				Answer:     func(context.Context, *Query) (Answer, error) { return Answer{Value: "yes"}, nil }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			q, err := r.Intake("test", query(t, time.Hour, func(m map[string]any) {
+				if tc.requested != "" {
+					m["requestedRespondent"] = tc.requested
+				}
+			}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = r.Respond(context.Background(), q)
+			sent := tr.sent()
+			if tc.sent == "" {
+				var ae *AnswerError
+				if !errors.As(err, &ae) || !ae.Errors.Has(core.CodeRespondentMismatch) || len(sent) != 0 {
+					t.Fatalf("want an AnswerError naming respondent_mismatch and nothing sent, got %v and %d sent", err, len(sent))
+				}
+				return
+			}
+			if err != nil || len(sent) != 1 {
+				t.Fatalf("want one response sent, got %v and %d sent", err, len(sent))
+			}
+			resp, _ := core.ParseResponse(sent[0])
+			if string(resp.Respondent.Kind) != tc.sent {
+				t.Fatalf("respondent.kind %q, want %q", resp.Respondent.Kind, tc.sent)
+			}
+		})
+	}
+}
