@@ -174,6 +174,9 @@ func (r *run) step(ctx context.Context, st conformance.Step) ([]byte, error) {
 	case "storeFails":
 		r.env.Store.Fail(true)
 		return nil, nil
+	case "storeSlow":
+		r.env.Store.Slow(time.Duration(st.Milliseconds * float64(time.Millisecond)))
+		return nil, nil
 	case "submit":
 		return r.submit(ctx, st)
 	}

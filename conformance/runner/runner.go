@@ -263,6 +263,8 @@ func SkipReason(sc conformance.Scenario, b Binding) string {
 		switch st.Do {
 		case "storeFails":
 			return "needs the collector's store made to fail"
+		case "storeSlow":
+			return "needs the collector's store slowed"
 		case "issue":
 			if issued && clock > 0 {
 				return "issues a query after moving the clock"

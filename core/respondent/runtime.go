@@ -423,9 +423,15 @@ func (r *Respondent) consent(ctx context.Context, q *Query) (*aqp.QueryResponseC
 		return nil, nil
 	case aqp.QueryRequestConsentModeAskOnce:
 		scope := deref(req.ConsentScope)
+		// A grant is the principal's consent to one collector for one scope (D38): another issuer that copies
+		// the scope text is asked for anew.
+		issuer, err := Issuer(q.Delivery().Endpoint)
+		if err != nil {
+			return nil, r.drop(&DropError{QueryID: req.QueryID, Source: q.Source, Reason: err.Error()})
+		}
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		if g, ok, err := r.grants.LookupGrant(scope); err != nil {
+		if g, ok, err := r.grants.LookupGrant(issuer, scope); err != nil {
 			return nil, fmt.Errorf("respondent: reading consent grants: %w", err)
 		} else if ok {
 			return &aqp.QueryResponseConsent{Granted: true, ObtainedAt: g.ObtainedAt, Scope: &scope}, nil
@@ -434,7 +440,7 @@ func (r *Respondent) consent(ctx context.Context, q *Query) (*aqp.QueryResponseC
 		if err != nil {
 			return nil, err
 		}
-		if err := r.grants.SaveGrant(Grant{Scope: scope, ObtainedAt: at}); err != nil {
+		if err := r.grants.SaveGrant(Grant{Issuer: issuer, Scope: scope, ObtainedAt: at}); err != nil {
 			return nil, fmt.Errorf("respondent: saving the consent grant (nothing was sent): %w", err)
 		}
 		return &aqp.QueryResponseConsent{Granted: true, ObtainedAt: at, Scope: &scope}, nil
