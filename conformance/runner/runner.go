@@ -307,6 +307,7 @@ func runOne(ctx context.Context, sc conformance.Scenario, issue Issuer, sub Subm
 		return err
 	}
 	_, err = harness.Run(ctx, sc, func(env *harness.Env) (harness.Target, error) {
+		env.SchemaTimes = true // another collector's timestamps need only be RFC 3339 date-times (D20, revised)
 		return &remote{sc: sc, env: env, issue: issue, sub: sub, scStart: start, scaled: waits(sc), ids: map[string]string{}}, nil
 	})
 	return err

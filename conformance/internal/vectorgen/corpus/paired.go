@@ -252,6 +252,23 @@ func answerVectors() []pv {
 			fmt.Sprintf("The same answer %s at maxLength %d, its canonical length: valid.", compact(shortNumber), shortNumberLen),
 			lengthContract(obj("type", "array"), shortNumberLen), answer(shortNumber), nil, nil),
 
+		// Patterns and formats inside a jsonSchema by their own dialects (D41).
+		pairOK("paired/valid/ecma-262-whitespace-matches-a-no-break-space",
+			"\\s is ECMA-262's whitespace, which holds U+00A0 (RE2's \\s does not): the answer matches (D41).",
+			contract(obj("format", "text", "jsonSchema", obj("type", "string", "pattern", "^a\\sb$"))), answer("a\u00a0b"), nil, nil),
+		pairBad("paired/answer_invalid/ecma-262-dot-does-not-match-a-line-separator",
+			"ECMA-262's . matches no line terminator, U+2028 included (RE2's matches it): the answer fails the pattern (D41).",
+			contract(obj("format", "text", "jsonSchema", obj("type", "string", "pattern", "^a.b$"))), answer("a\u2028b"), nil, nil, "answer_invalid"),
+		pairBad("paired/answer_invalid/uri-reference-with-a-space",
+			"format uri-reference is RFC 3986's URI-reference, which holds no space: \"a b\" fails (D41).",
+			contract(obj("format", "text", "jsonSchema", obj("type", "string", "format", "uri-reference"))), answer("a b"), nil, nil, "answer_invalid"),
+		pairOK("paired/valid/uri-reference-relative",
+			"A relative reference is a URI-reference (D41).",
+			contract(obj("format", "text", "jsonSchema", obj("type", "string", "format", "uri-reference"))), answer("../a/b?c=d#e"), nil, nil),
+		pairBad("paired/answer_invalid/format-regex-with-a-lookahead",
+			"format regex is ECMA-262 too: a lookahead is a regex RE2 cannot evaluate, so the answer is not one this validator can vouch for (D41).",
+			contract(obj("format", "text", "jsonSchema", obj("type", "string", "format", "regex"))), answer("(?=a)b"), nil, nil, "answer_invalid"),
+
 		// jsonSchema whatever the format.
 		pairBad("paired/answer_invalid/jsonSchema-applies-to-text",
 			"A jsonSchema applies whatever the format (§3): the text Partly fails its pattern.",
