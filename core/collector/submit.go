@@ -77,6 +77,9 @@ func (c *Collector) Submit(ctx context.Context, s Submission) Outcome {
 			if first.Accepted {
 				first.Duplicate = true
 			}
+			// Each copy gets bytes of its own: a binding (or a wrapper) may write into the receipt it returns,
+			// and the copies are answered concurrently.
+			first.Receipt = bytes.Clone(first.Receipt)
 			return first
 		}
 		// The first copy was told to retry (its budget spent, the store failing, its caller gone) or never
@@ -84,7 +87,13 @@ func (c *Collector) Submit(ctx context.Context, s Submission) Outcome {
 		return c.decide(ctx, r, key, q, resp, hash, now)
 	}
 	var decided Outcome
-	defer func() { c.flights.land(fkey, fl, decided) }() // landed even if deciding panics, so no copy waits forever
+	defer func() {
+		// Landed even if deciding panics, so no copy waits forever; with bytes of the flight's own, since the
+		// leader's caller may write into the receipt it is handed while the copies read theirs.
+		landed := decided
+		landed.Receipt = bytes.Clone(decided.Receipt)
+		c.flights.land(fkey, fl, landed)
+	}()
 	decided = c.decide(ctx, r, key, q, resp, hash, now)
 	return decided
 }
