@@ -64,7 +64,8 @@ type ScenarioRateLimit struct {
 	Burst int `json:"burst"`
 }
 
-// Step is one action of a scenario. Do says which: "issue", "submit", "race", "advance" or "storeFails".
+// Step is one action of a scenario. Do says which: "issue", "submit", "race", "advance", "storeFails" or
+// "storeSlow".
 type Step struct {
 	// Do is the action.
 	Do string `json:"do"`
@@ -93,6 +94,9 @@ type Step struct {
 	Authorization string `json:"authorization,omitempty"`
 	// Seconds moves the clock forward (advance).
 	Seconds float64 `json:"seconds,omitempty"`
+	// Milliseconds is how long every later acceptance takes to commit (storeSlow): real time, not the scenario's
+	// clock, so that racing submissions arrive while an acceptance is in flight.
+	Milliseconds float64 `json:"milliseconds,omitempty"`
 	// Expect is what a submission must get.
 	Expect *Expect `json:"expect,omitempty"`
 }
@@ -259,6 +263,10 @@ func (sc Scenario) check() error {
 				return fmt.Errorf("step %d: advance needs seconds > 0", i)
 			}
 		case "storeFails":
+		case "storeSlow":
+			if st.Milliseconds <= 0 || st.Milliseconds > 1000 {
+				return fmt.Errorf("step %d: storeSlow needs milliseconds in (0, 1000]", i)
+			}
 		default:
 			return fmt.Errorf("step %d: unknown do %q", i, st.Do)
 		}

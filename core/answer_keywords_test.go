@@ -10,7 +10,8 @@ import (
 // TestAnswerFailureOfEveryKeyword: an answer failing any keyword of its jsonSchema is answer_invalid at the
 // failing value, with a message that says what was expected. Regression (found by FuzzJSONSchema): the keywords
 // describe had no words of its own for were rendered with a nil printer, which panicked, so an answer of 3 to a
-// schema with multipleOf 2 crashed CheckResponse, and with it a collector's Submit.
+// schema with multipleOf 2 crashed CheckResponse, and with it a collector's Submit. ($ref cycles, which reached the
+// answer as "the jsonSchema loops", no longer compile: D35, TestContractRefsStayInside.)
 func TestAnswerFailureOfEveryKeyword(t *testing.T) {
 	for _, tc := range []struct{ schema, answer, pointer, keyword, message string }{
 		{`{"multipleOf":2}`, `3`, "/answer", "multipleOf", "must be a multiple of 2"},
@@ -22,7 +23,6 @@ func TestAnswerFailureOfEveryKeyword(t *testing.T) {
 		{`{"contains":{"type":"string"}}`, `[1]`, "/answer/0", "type", "must be a string"},
 		{`{"propertyNames":{"maxLength":1}}`, `{"ab":1}`, "/answer", "maxLength", "at most 1"},
 		{`{"items":{"multipleOf":0.5}}`, `[1,1.25]`, "/answer/1", "multipleOf", "got 1.25"},
-		{`{"dependentSchemas":{"a":{"$ref":"#"}}}`, `{"a":1}`, "/answer", "$ref", "/dependentSchemas/a/$ref resolves to urn:aqp:response-contract# again"},
 	} {
 		req := core.Parse(core.KindRequest, fuzzRequest(tc.schema))
 		resp := core.Parse(core.KindResponse, fuzzResponse(`"answer":`+tc.answer))

@@ -63,6 +63,9 @@ func compileContract(request any) (*contract, *Error) {
 			return nil, &Error{Pointer: "/response/jsonSchema", Keyword: KeywordCompile,
 				Message: "jsonSchema does not compile offline as draft 2020-12: " + oneLine(err.Error())}
 		}
+		if e := checkContractGraph(sch); e != nil {
+			return nil, e
+		}
 		c.schema = sch
 		contractCompiles.Add(1)
 	}

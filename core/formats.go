@@ -109,6 +109,53 @@ func isUnreserved(c byte) bool {
 	return isAlpha(c) || isDigit(c) || c == '-' || c == '.' || c == '_' || c == '~'
 }
 
+// checkURIReference reports why s is not an RFC 3986 URI-reference (§4.1): a URI, or a relative reference —
+// relative-part ["?" query] ["#" fragment], ASCII only, whose first path segment holds no ":" when there is no
+// authority. The library's own check accepted "a b", which RFC 3986 does not (D41).
+func checkURIReference(s string) error {
+	if end := strings.IndexAny(s, "/?#"); strings.Contains(s[:max(end, 0)], ":") || end < 0 && strings.Contains(s, ":") {
+		colon := strings.IndexByte(s, ':')
+		if scheme := s[:colon]; scheme != "" && isAlpha(scheme[0]) && strings.Trim(scheme, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.") == "" {
+			return checkURI(s)
+		}
+		return errors.New("a relative reference's first path segment may not hold \":\" (write \"./\" before it), and no valid scheme precedes it")
+	}
+	rest := s
+	fragment, hasFragment := "", false
+	if i := strings.IndexByte(rest, '#'); i >= 0 {
+		rest, fragment, hasFragment = rest[:i], rest[i+1:], true
+	}
+	query, hasQuery := "", false
+	if i := strings.IndexByte(rest, '?'); i >= 0 {
+		rest, query, hasQuery = rest[:i], rest[i+1:], true
+	}
+	path := rest
+	if strings.HasPrefix(rest, "//") {
+		authority := rest[2:]
+		path = ""
+		if i := strings.IndexByte(authority, '/'); i >= 0 {
+			authority, path = authority[:i], authority[i:]
+		}
+		if err := checkAuthority(authority); err != nil {
+			return err
+		}
+	}
+	if err := checkChars(path, "path", "/"); err != nil {
+		return err
+	}
+	if hasQuery {
+		if err := checkChars(query, "query", "/?"); err != nil {
+			return err
+		}
+	}
+	if hasFragment {
+		if err := checkChars(fragment, "fragment", "/?"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // checkChars checks that s is made of pchar (unreserved, pct-encoded, sub-delims, ":" and "@") and extra.
 func checkChars(s, part, extra string) error {
 	for i := 0; i < len(s); i++ {

@@ -23,6 +23,7 @@ var assertedFormats = []*jsonschema.Format{
 	{Name: "uuid", Validate: stringFormat(checkUUID)},
 	{Name: "date-time", Validate: stringFormat(func(s string) error { _, err := ParseDateTime(s); return err })},
 	{Name: "uri", Validate: stringFormat(checkURI)},
+	{Name: "uri-reference", Validate: stringFormat(checkURIReference)},
 }
 
 func stringFormat(check func(string) error) func(any) error {
@@ -44,6 +45,7 @@ func newCompiler() *jsonschema.Compiler {
 		c.RegisterFormat(f)
 	}
 	c.UseLoader(offlineLoader{})
+	c.UseRegexpEngine(compileECMA) // ECMA-262 patterns, evaluated by RE2 only where both mean the same (D41)
 	return c
 }
 

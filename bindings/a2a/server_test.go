@@ -94,7 +94,7 @@ func issueDraft(t testing.TB, c *collector.Collector, draft string) issued {
 
 func responseWith(queryID, responseID, answer string) []byte {
 	return []byte(`{"protocolVersion":"2026-07-30","responseId":"` + responseID + `","queryId":"` + queryID + `",
-  "subject":{"kind":"task","id":"t1"},"respondent":{"kind":"agent","provenance":"direct"},"answer":` + answer + `,"createdAt":"2026-01-01T00:00:00Z"}`)
+  "subject":{"kind":"task","id":"t1"},"respondent":{"kind":"agent","provenance":"direct"},"answer":` + answer + `,"createdAt":"` + servertest.CreatedAt + `"}`)
 }
 
 const rid = "0198c7d0-2180-7729-b005-d33c99fc7452"

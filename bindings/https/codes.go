@@ -3,6 +3,7 @@ package https
 import (
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
@@ -45,8 +46,10 @@ const ProblemStatus = http.StatusBadRequest
 
 // WriteOutcome writes a collector outcome as the HTTPS binding does: the receipt as the body with its status code
 // and headers (WWW-Authenticate on 401; Retry-After equal to retryAfter on 429 and 503), or an RFC 9457 problem
-// document when no receipt could be formed.
-func WriteOutcome(w http.ResponseWriter, out collector.Outcome) {
+// document when no receipt could be formed. authorization is the request's Authorization header: a 401 to a
+// request that carried no bearer token challenges without an error code, one to a request whose token was wrong
+// says error="invalid_token" (RFC 6750 §3.1, D42).
+func WriteOutcome(w http.ResponseWriter, out collector.Outcome, authorization string) {
 	if out.Problem != nil {
 		httpio.WriteProblem(w, ProblemStatus, "No receipt can be formed", out.Problem.Detail, out.Problem.Errors)
 		return
@@ -54,9 +57,26 @@ func WriteOutcome(w http.ResponseWriter, out collector.Outcome) {
 	status := StatusFor(out.Code)
 	switch status {
 	case http.StatusUnauthorized:
-		w.Header().Set("WWW-Authenticate", `Bearer realm="aqp", error="invalid_token"`)
+		w.Header().Set("WWW-Authenticate", Challenge(authorization))
 	case http.StatusTooManyRequests, http.StatusServiceUnavailable:
 		w.Header().Set("Retry-After", strconv.Itoa(out.RetryAfter))
 	}
 	httpio.WriteJSON(w, status, out.Receipt)
+}
+
+// Challenge is the WWW-Authenticate value of a 401 (D42, RFC 6750 §3.1): `Bearer realm="aqp"` when the request
+// carried no bearer token — no credentials, or another scheme's — since such a request gets no error code, and
+// `Bearer realm="aqp", error="invalid_token"` when it carried one that is not the query's capability.
+func Challenge(authorization string) string {
+	if !HasBearerToken(authorization) {
+		return `Bearer realm="aqp"`
+	}
+	return `Bearer realm="aqp", error="invalid_token"`
+}
+
+// HasBearerToken reports whether an Authorization header value carries a bearer token: the scheme Bearer (any
+// case) followed by a non-empty token.
+func HasBearerToken(authorization string) bool {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(authorization), " ")
+	return ok && strings.EqualFold(scheme, "Bearer") && strings.TrimSpace(token) != ""
 }

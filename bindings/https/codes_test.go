@@ -32,3 +32,20 @@ func TestEveryReceiptCodeHasAStatus(t *testing.T) {
 		t.Error("accepted must be 200 and an unknown code 500")
 	}
 }
+
+// TestChallenge: a 401 challenges without an error code when the request carried no bearer token, and with
+// error="invalid_token" when it carried a wrong one (RFC 6750 §3.1, D42).
+func TestChallenge(t *testing.T) {
+	for _, tc := range []struct{ authorization, want string }{
+		{"", `Bearer realm="aqp"`},
+		{"Basic cXVlcnk6Y2FwYWJpbGl0eQ==", `Bearer realm="aqp"`},
+		{"Bearer", `Bearer realm="aqp"`},
+		{"Bearer   ", `Bearer realm="aqp"`},
+		{"Bearer wrong", `Bearer realm="aqp", error="invalid_token"`},
+		{"bearer wrong", `Bearer realm="aqp", error="invalid_token"`},
+	} {
+		if got := Challenge(tc.authorization); got != tc.want {
+			t.Errorf("Challenge(%q) = %s, want %s", tc.authorization, got, tc.want)
+		}
+	}
+}

@@ -380,7 +380,8 @@ func demoExchange(ctx context.Context, w io.Writer, env *demoEnv, step demoStep)
 	r.OutcomeKnown(q.Request.Subject)
 	say(w, "   host: the outcome of %s %s is known\n", q.Request.Subject.Kind, q.Request.Subject.ID)
 	if scope := deref(q.Request.ConsentScope); q.Request.ConsentMode == aqp.QueryRequestConsentModeAskOnce && scope != "" {
-		if _, ok, _ := env.grants.LookupGrant(scope); ok {
+		issuer, _ := respondent.Issuer(q.Delivery().Endpoint)
+		if _, ok, _ := env.grants.LookupGrant(issuer, scope); ok {
 			say(w, "   consent: scope %q was granted on an earlier exchange; ask_once does not ask again\n", scope)
 		}
 	}

@@ -97,7 +97,7 @@ failed.`,
 	f.StringVar(&o.confidence, "confidence", "", "the response's confidence, 0-1 (default: none)")
 	f.StringVar(&o.consent, "consent", "", "\"granted\" to grant consent without being asked (default: ask on the terminal when needed)")
 	f.StringVar(&o.grants, "grants", "", "the consent grant file (default: the user's config directory, aqp/consent-grants.json)")
-	f.StringVar(&o.respondentKind, "respondent-kind", "", "respondent.kind: agent, human, system (default: the query's requestedRespondent, else agent)")
+	f.StringVar(&o.respondentKind, "respondent-kind", "", "respondent.kind: agent, human, system (default agent: a program answers as an agent, and a query asking for another kind is not answered)")
 	f.StringVar(&o.provenance, "provenance", "direct", "respondent.provenance: direct, relayed, inferred")
 	f.BoolVar(&o.allowHTTPLoopback, "allow-http-loopback", false, "permit plain http to a loopback address, a collector on this machine (default: refused)")
 	f.StringSliceVar(&o.allowHosts, "allow-host", nil, "deliver only to these hosts (repeatable; default: any public host)")

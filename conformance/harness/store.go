@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync/atomic"
+	"time"
 
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
 )
@@ -12,14 +13,19 @@ import (
 var ErrStoreDown = errors.New("harness: store is down")
 
 // FailingStore wraps a Store and, once Fail(true) is called, fails every call — how scenarios reach the
-// `unavailable` receipt.
+// `unavailable` receipt. Slow makes every Accept take longer, as a durable commit over a network does: how race
+// scenarios keep an acceptance in flight while its copies arrive.
 type FailingStore struct {
 	collector.Store
 	failing atomic.Bool
+	commit  atomic.Int64 // nanoseconds every Accept waits before committing
 }
 
 // Fail turns failing on or off.
 func (s *FailingStore) Fail(on bool) { s.failing.Store(on) }
+
+// Slow makes every later Accept wait d before it commits (0: no wait).
+func (s *FailingStore) Slow(d time.Duration) { s.commit.Store(int64(d)) }
 
 func (s *FailingStore) err() error {
 	if s.failing.Load() {
@@ -48,6 +54,13 @@ func (s *FailingStore) LoadQuery(ctx context.Context, id string) (collector.Quer
 func (s *FailingStore) Accept(ctx context.Context, a collector.Acceptance) (*collector.Acceptance, error) {
 	if err := s.err(); err != nil {
 		return nil, err
+	}
+	if d := time.Duration(s.commit.Load()); d > 0 {
+		select {
+		case <-time.After(d):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
 	return s.Store.Accept(ctx, a)
 }

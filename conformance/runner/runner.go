@@ -323,6 +323,8 @@ func SkipReason(sc conformance.Scenario, b Binding, limit *conformance.ScenarioR
 		switch st.Do {
 		case "storeFails":
 			return "needs the collector's store made to fail"
+		case "storeSlow":
+			return "needs the collector's store slowed"
 		case "issue":
 			if issued && clock > 0 {
 				return "issues a query after moving the clock"
@@ -365,6 +367,7 @@ func runOne(ctx context.Context, sc conformance.Scenario, issue Issuer, sub Subm
 		return err
 	}
 	_, err = harness.Run(ctx, sc, func(env *harness.Env) (harness.Target, error) {
+		env.SchemaTimes = true // another collector's timestamps need only be RFC 3339 date-times (D20, revised)
 		// A scenario under a rate limit moves the clock to refill the bucket, which only real seconds do: it is not
 		// compressed (its queries keep their ttlSeconds, so no expiry is reached).
 		return &remote{sc: sc, env: env, issue: issue, sub: sub, scStart: start, scaled: waits(sc) && sc.RateLimit == nil, ids: map[string]string{}}, nil

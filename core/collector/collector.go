@@ -83,6 +83,7 @@ type Collector struct {
 	log       *slog.Logger
 	failLog   *failureLog
 	requests  *requestCache
+	flights   flights // identical submissions in flight (D36)
 
 	keyMu sync.Mutex // guards key
 	key   []byte

@@ -73,14 +73,61 @@ func (c *Collector) Submit(ctx context.Context, s Submission) Outcome {
 		}
 		return r.reject(core.CodeUnauthorized, "", msg)
 	}
+	hash := contentHash(resp.Value)
 	if acc != nil {
-		return c.answerAccepted(ctx, r, acc, contentHash(resp.Value))
+		return c.answerAccepted(ctx, r, acc, hash)
 	}
+	// Identical copies in flight are one submission (D36): the first decides, the others wait for its outcome.
+	fkey := key + "\x00" + string(hash)
+	fl, lead := c.flights.join(fkey)
+	if !lead {
+		select {
+		case <-fl.done:
+		case <-ctx.Done():
+			return c.gone(s, now, ctx.Err())
+		}
+		if first := fl.out; first.Receipt != nil && !first.Code.Retryable() {
+			if first.Accepted {
+				first.Duplicate = true
+			}
+			// Each copy gets bytes of its own: a binding (or a wrapper) may write into the receipt it returns,
+			// and the copies are answered concurrently.
+			first.Receipt = bytes.Clone(first.Receipt)
+			return first
+		}
+		// The first copy was told to retry (its budget spent, the store failing, its caller gone) or never
+		// finished: this copy is decided on its own rather than inheriting a refusal that may already be over.
+		return c.decide(ctx, r, key, q, resp, hash, now)
+	}
+	var decided Outcome
+	defer func() {
+		// Landed even if deciding panics, so no copy waits forever; with bytes of the flight's own, since the
+		// leader's caller may write into the receipt it is handed while the copies read theirs.
+		landed := decided
+		landed.Receipt = bytes.Clone(decided.Receipt)
+		c.flights.land(fkey, fl, landed)
+	}()
+	decided = c.decide(ctx, r, key, q, resp, hash, now)
+	return decided
+}
+
+// decide runs the steps of the pinned order after the already-accepted check, for a submission that proved the
+// query's capability: the per-query budget, expiry, the paired checks, then acceptance.
+func (c *Collector) decide(ctx context.Context, r receiptFor, key string, q Query, resp *core.Document, hash []byte, now time.Time) Outcome {
 	if !c.limiter.allow(key, now) {
+		// A copy of the accepted response that was loaded before the acceptance committed, and missed its flight,
+		// still gets the stored receipt (D36); so does a late different response get already_answered. The store
+		// is read again only on this refusal path.
+		if _, acc, err := c.store.LoadQuery(ctx, key); err == nil && acc != nil {
+			return c.answerAccepted(ctx, r, acc, hash)
+		}
 		return r.retryable(core.CodeRateLimited, "too many submissions for this query; retry after the given number of seconds", c.limiter.retryAfter())
 	}
 	if now.After(q.ExpiresAt) {
 		return r.reject(core.CodeExpired, "", fmt.Sprintf("the query expired at %s", FormatTime(q.ExpiresAt)))
+	}
+	if msg := checkCreatedAt(resp, q.CreatedAt, now); msg != "" {
+		return r.reject(core.CodeInvalidResponse, "/createdAt", msg)
 	}
 	reqDoc, err := c.requestDocument(q)
 	if err != nil {
@@ -89,7 +136,7 @@ func (c *Collector) Submit(ctx context.Context, s Submission) Outcome {
 	if errs := core.CheckResponse(reqDoc, resp); len(errs) > 0 {
 		return r.reject(errs[0].Code, errs[0].Pointer, errs[0].Message)
 	}
-	return c.accept(ctx, r, reqDoc, resp)
+	return c.accept(ctx, r, reqDoc, resp, hash)
 }
 
 // check decodes and validates the body on its own: the ids a receipt needs, the version, the schema. It returns
@@ -247,8 +294,7 @@ func (c *Collector) answerAccepted(ctx context.Context, r receiptFor, acc *Accep
 }
 
 // accept stores the response, its receipt and any continuation in one durable transaction.
-func (c *Collector) accept(ctx context.Context, r receiptFor, reqDoc, resp *core.Document) Outcome {
-	hash := contentHash(resp.Value)
+func (c *Collector) accept(ctx context.Context, r receiptFor, reqDoc, resp *core.Document, hash []byte) Outcome {
 	var cont *Query
 	var contReq map[string]any
 	if rule := c.rules.match(reqDoc.Object(), resp.Object()["answer"]); rule != nil {
@@ -363,4 +409,33 @@ func contentHash(v any) []byte {
 	}
 	h := sha256.Sum256(enc)
 	return h[:]
+}
+
+// MaxClockSkew is how far a response's createdAt may stray from the collector's clock (D37): at most this long
+// after the collector received it, and at most this long before the query was issued. 15 minutes, as AWS
+// Signature Version 4 allows a request's timestamp: wide enough for an agent host's clock that nobody keeps, narrow
+// enough that a date from another year, or a clock an hour fast, is caught.
+const MaxClockSkew = 15 * time.Minute
+
+// checkCreatedAt reports why a response's createdAt breaks the skew bound against the collector's clock, or "".
+// The query's openness is judged by the collector's clock alone (receivedAt against expiresAt); createdAt is the
+// respondent's claim, held to the bound so that a respondent whose clock is far off hears it precisely, as an
+// invalid_response at /createdAt, rather than as an "expired" it cannot explain.
+func checkCreatedAt(resp *core.Document, issued, received time.Time) string {
+	text, _ := resp.Object()["createdAt"].(string)
+	created, err := core.ParseDateTime(text)
+	if err != nil {
+		return "" // the schema already holds createdAt to RFC 3339
+	}
+	if ahead := created.Sub(received); ahead > MaxClockSkew {
+		return fmt.Sprintf("createdAt %s is %s after this collector received the response (receivedAt %s); a response may be dated at most %s ahead of the collector's clock (D37): the respondent's clock is off",
+			text, ahead.Round(time.Second), FormatTime(received), MaxClockSkew)
+	}
+	if !issued.IsZero() {
+		if before := issued.Sub(created); before > MaxClockSkew {
+			return fmt.Sprintf("createdAt %s is %s before the query was issued (%s); a response may be dated at most %s before its query (D37): the respondent's clock is off",
+				text, before.Round(time.Second), FormatTime(issued), MaxClockSkew)
+		}
+	}
+	return ""
 }

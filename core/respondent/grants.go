@@ -5,16 +5,21 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/agentqueryprotocol/aqp-go/wire"
 )
 
-// Grant is a principal's consent for every ask_once query of one consentScope.
+// Grant is a principal's consent for every ask_once query of one consentScope from one issuing collector (D38).
 type Grant struct {
+	// Issuer is the issuing collector: the origin (scheme://host[:port], RFC 6454) of the queries' delivery
+	// endpoint, as Issuer computes it. A grant is never shared with another collector that reuses the scope text.
+	Issuer string `json:"issuer"`
 	// Scope is the consentScope granted.
 	Scope string `json:"scope"`
 	// ObtainedAt is when the principal granted it; responses carry it as consent.obtainedAt.
@@ -32,9 +37,9 @@ type Refusal struct {
 // GrantStore remembers ask_once grants across restarts and records refusals. Implementations are safe for
 // concurrent use.
 type GrantStore interface {
-	// LookupGrant returns the grant for scope, if one was saved.
-	LookupGrant(scope string) (Grant, bool, error)
-	// SaveGrant saves g durably before returning, replacing any grant for its scope.
+	// LookupGrant returns the grant for scope from issuer (an origin, see Issuer), if one was saved.
+	LookupGrant(issuer, scope string) (Grant, bool, error)
+	// SaveGrant saves g durably before returning, replacing any grant for its issuer and scope.
 	SaveGrant(g Grant) error
 	// RecordRefusal records r durably before returning.
 	RecordRefusal(r Refusal) error
@@ -55,6 +60,9 @@ type GrantFile struct {
 	data grantData
 }
 
+// grantData is the file's content. Version 2 keys grants by issuer and scope (grantKey); a version 1 file's grants
+// were keyed by scope alone, so nothing says which collector they were given to, and they are dropped on opening
+// (the principal is asked again), while its refusals are kept.
 type grantData struct {
 	Version  int              `json:"version"`
 	Grants   map[string]Grant `json:"grants"`
@@ -76,7 +84,7 @@ func DefaultGrantPath() (string, error) {
 // OpenGrantFile opens (or, when absent, starts) the grant file at path. A file that is not a grant file is an
 // error rather than being overwritten: it may hold grants someone relies on.
 func OpenGrantFile(path string) (*GrantFile, error) {
-	g := &GrantFile{path: path, data: grantData{Version: 1, Grants: map[string]Grant{}}}
+	g := &GrantFile{path: path, data: grantData{Version: 2, Grants: map[string]Grant{}}}
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return g, nil
@@ -92,8 +100,11 @@ func OpenGrantFile(path string) (*GrantFile, error) {
 	if len(b) > maxGrantFile {
 		return nil, fmt.Errorf("respondent: the grant file %s is larger than %d bytes", path, maxGrantFile)
 	}
-	if err := json.Unmarshal(b, &g.data); err != nil || g.data.Version != 1 {
-		return nil, fmt.Errorf("respondent: %s is not a version 1 grant file (%v); move it away to start afresh", path, err)
+	if err := json.Unmarshal(b, &g.data); err != nil || g.data.Version != 1 && g.data.Version != 2 {
+		return nil, fmt.Errorf("respondent: %s is not a version 1 or 2 grant file (%v); move it away to start afresh", path, err)
+	}
+	if g.data.Version == 1 {
+		g.data.Version, g.data.Grants = 2, nil // grants of no known issuer: asked again (D38)
 	}
 	if g.data.Grants == nil {
 		g.data.Grants = map[string]Grant{}
@@ -104,11 +115,14 @@ func OpenGrantFile(path string) (*GrantFile, error) {
 // Path is the file's path.
 func (g *GrantFile) Path() string { return g.path }
 
+// grantKey is a grant's key in the file: its issuer and scope (an origin holds no space).
+func grantKey(issuer, scope string) string { return issuer + " " + scope }
+
 // LookupGrant implements GrantStore.
-func (g *GrantFile) LookupGrant(scope string) (Grant, bool, error) {
+func (g *GrantFile) LookupGrant(issuer, scope string) (Grant, bool, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	gr, ok := g.data.Grants[scope]
+	gr, ok := g.data.Grants[grantKey(issuer, scope)]
 	return gr, ok, nil
 }
 
@@ -116,13 +130,17 @@ func (g *GrantFile) LookupGrant(scope string) (Grant, bool, error) {
 func (g *GrantFile) SaveGrant(gr Grant) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	old, had := g.data.Grants[gr.Scope]
-	g.data.Grants[gr.Scope] = gr
+	if gr.Issuer == "" {
+		return errors.New("respondent: a grant needs its issuer (D38)")
+	}
+	key := grantKey(gr.Issuer, gr.Scope)
+	old, had := g.data.Grants[key]
+	g.data.Grants[key] = gr
 	if err := g.write(); err != nil {
 		if had {
-			g.data.Grants[gr.Scope] = old
+			g.data.Grants[key] = old
 		} else {
-			delete(g.data.Grants, gr.Scope)
+			delete(g.data.Grants, key)
 		}
 		return err
 	}
@@ -190,3 +208,24 @@ func (g *GrantFile) write() error {
 
 // now is the runtime's clock for consent times, at the millisecond the wire carries.
 func now() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
+
+// Issuer is the issuing collector of a query, as grants are keyed (D38): the origin of its delivery endpoint —
+// the scheme and host in lower case and the port, left out when it is the scheme's default (RFC 6454). Two
+// collectors on one origin are one issuer to the principal, as they are to a browser.
+func Issuer(endpoint string) (string, error) {
+	u, err := url.Parse(endpoint)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return "", fmt.Errorf("respondent: delivery.endpoint %q has no origin (scheme and host)", endpoint)
+	}
+	scheme, host, port := strings.ToLower(u.Scheme), strings.ToLower(u.Hostname()), u.Port()
+	if scheme == "https" && port == "443" || scheme == "http" && port == "80" {
+		port = ""
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	if port != "" {
+		host += ":" + port
+	}
+	return scheme + "://" + host, nil
+}

@@ -202,7 +202,7 @@ func TestOutageMidDelivery(t *testing.T) {
 // noGrants is a GrantStore for queries that need no consent.
 type noGrants struct{}
 
-func (*noGrants) LookupGrant(string) (respondent.Grant, bool, error) {
+func (*noGrants) LookupGrant(string, string) (respondent.Grant, bool, error) {
 	return respondent.Grant{}, false, nil
 }
 func (*noGrants) SaveGrant(respondent.Grant) error       { return errors.New("unused") }

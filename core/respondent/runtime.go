@@ -133,8 +133,9 @@ type Config struct {
 	// Policy is the destination policy; CheckURL is applied on arrival (the transports apply the rest through the
 	// client Policy.Client built). Nil is the strict zero policy.
 	Policy *Policy
-	// Respondent is who answers: respondent.kind, provenance and optional id of every response. An empty Kind
-	// answers as the kind each query asks for (requestedRespondent), or agent when it names none or any.
+	// Respondent is who answers: respondent.kind, provenance and optional id of every response. An empty Kind is
+	// agent (D40), whatever a query's requestedRespondent asks for: a query asking for another kind is then not
+	// answered (an *AnswerError naming respondent_mismatch), rather than answered under a kind that is not true.
 	Respondent aqp.QueryResponseRespondent
 	// Answer asks the host for the answer to q. An error sends nothing.
 	Answer func(ctx context.Context, q *Query) (Answer, error)
@@ -354,10 +355,9 @@ func (r *Respondent) Respond(ctx context.Context, q *Query) (*Result, error) {
 	}
 	who := r.cfg.Respondent
 	if who.Kind == "" {
+		// A program is an agent unless its host says otherwise (D40): the kind is what answers, never what the
+		// query asked for, so a query for a human gets respondent_mismatch below and nothing is sent.
 		who.Kind = aqp.QueryResponseRespondentKindAgent
-		if rr := req.RequestedRespondent; rr != nil && *rr != aqp.QueryRequestRequestedRespondentAny {
-			who.Kind = aqp.QueryResponseRespondentKind(*rr)
-		}
 	}
 	resp, err := core.NewResponse(req, who, ans.Value)
 	if err != nil {
@@ -462,9 +462,15 @@ func (r *Respondent) consent(ctx context.Context, q *Query) (*aqp.QueryResponseC
 		return nil, nil
 	case aqp.QueryRequestConsentModeAskOnce:
 		scope := deref(req.ConsentScope)
+		// A grant is the principal's consent to one collector for one scope (D38): another issuer that copies
+		// the scope text is asked for anew.
+		issuer, err := Issuer(q.Delivery().Endpoint)
+		if err != nil {
+			return nil, r.drop(&DropError{QueryID: req.QueryID, Source: q.Source, Reason: err.Error()})
+		}
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		if g, ok, err := r.grants.LookupGrant(scope); err != nil {
+		if g, ok, err := r.grants.LookupGrant(issuer, scope); err != nil {
 			return nil, fmt.Errorf("respondent: reading consent grants: %w", err)
 		} else if ok {
 			return &aqp.QueryResponseConsent{Granted: true, ObtainedAt: g.ObtainedAt, Scope: &scope}, nil
@@ -473,7 +479,7 @@ func (r *Respondent) consent(ctx context.Context, q *Query) (*aqp.QueryResponseC
 		if err != nil {
 			return nil, err
 		}
-		if err := r.grants.SaveGrant(Grant{Scope: scope, ObtainedAt: at}); err != nil {
+		if err := r.grants.SaveGrant(Grant{Issuer: issuer, Scope: scope, ObtainedAt: at}); err != nil {
 			return nil, fmt.Errorf("respondent: saving the consent grant (nothing was sent): %w", err)
 		}
 		return &aqp.QueryResponseConsent{Granted: true, ObtainedAt: at, Scope: &scope}, nil

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -341,7 +342,7 @@ func TestConsentRefusal(t *testing.T) {
 		if rs := g.Refusals(); len(rs) != 1 || rs[0].QueryID != q.Request.QueryID {
 			t.Fatalf("%s: refusals recorded: %+v", mode, rs)
 		}
-		if _, ok, _ := g.LookupGrant("scope:one"); ok {
+		if _, ok, _ := g.LookupGrant("https://collector.example", "scope:one"); ok {
 			t.Fatalf("%s: a refusal was stored as a grant", mode)
 		}
 	}
@@ -513,5 +514,142 @@ func TestOneResponsePerQueryID(t *testing.T) {
 				t.Fatalf("three copies: %d answered, %d sent, asked %d times, %d answers", answered, len(h.tr.sent()), len(h.asked), h.answers)
 			}
 		})
+	}
+}
+
+// TestRespondentKindIsNotCopiedFromTheQuery: with no configured kind a respondent answers as an agent, whatever
+// the query's requestedRespondent asks for (D40). A query asking for a human or a system is then not answered:
+// the runtime's own paired check finds respondent_mismatch and sends nothing. A configured kind is used as is.
+func TestRespondentKindIsNotCopiedFromTheQuery(t *testing.T) {
+	for _, tc := range []struct {
+		name, configured, requested string // "" requested: the query names none
+		sent                        string // the respondent.kind sent; "" when nothing may be sent
+	}{
+		{"default, none requested", "", "", "agent"},
+		{"default, any requested", "", "any", "agent"},
+		{"default, agent requested", "", "agent", "agent"},
+		{"default, human requested", "", "human", ""},
+		{"default, system requested", "", "system", ""},
+		{"human configured, human requested", "human", "human", "human"},
+		{"human configured, agent requested", "human", "agent", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := &fakeTransport{}
+			reg, _ := NewRegistry(tr)
+			g, err := OpenGrantFile(filepath.Join(t.TempDir(), "grants.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := New(Config{Transports: reg, Grants: g,
+				Respondent: aqp.QueryResponseRespondent{Kind: aqp.QueryResponseRespondentKind(tc.configured), Provenance: aqp.QueryResponseRespondentProvenanceDirect},
+				Answer:     func(context.Context, *Query) (Answer, error) { return Answer{Value: "yes"}, nil }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			q, err := r.Intake("test", query(t, time.Hour, func(m map[string]any) {
+				if tc.requested != "" {
+					m["requestedRespondent"] = tc.requested
+				}
+			}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = r.Respond(context.Background(), q)
+			sent := tr.sent()
+			if tc.sent == "" {
+				var ae *AnswerError
+				if !errors.As(err, &ae) || !ae.Errors.Has(core.CodeRespondentMismatch) || len(sent) != 0 {
+					t.Fatalf("want an AnswerError naming respondent_mismatch and nothing sent, got %v and %d sent", err, len(sent))
+				}
+				return
+			}
+			if err != nil || len(sent) != 1 {
+				t.Fatalf("want one response sent, got %v and %d sent", err, len(sent))
+			}
+			resp, _ := core.ParseResponse(sent[0])
+			if string(resp.Respondent.Kind) != tc.sent {
+				t.Fatalf("respondent.kind %q, want %q", resp.Respondent.Kind, tc.sent)
+			}
+		})
+	}
+}
+
+// TestConsentGrantsAreKeyedByIssuer: an ask_once grant is the principal's consent to one collector — the origin of
+// the delivery endpoint — for one scope (D38). The same collector on another path, or spelled with its default
+// port or in upper case, is the same issuer; another collector that copies the scope text is asked anew.
+func TestConsentGrantsAreKeyedByIssuer(t *testing.T) {
+	h := newHarness(t, "")
+	askOnce := func(endpoint string) []byte {
+		return query(t, time.Hour, func(m map[string]any) {
+			m["consentMode"], m["consentScope"] = "ask_once", "deploys:prod"
+			m["delivery"].(map[string]any)["endpoint"] = endpoint
+		})
+	}
+	for _, tc := range []struct {
+		endpoint string
+		asked    int // how many times the principal has been asked after this query
+	}{
+		{"https://collector.example/aqp/v1/responses", 1},
+		{"https://collector.example/aqp/v1/responses", 1},
+		{"https://COLLECTOR.example:443/other/path", 1},
+		{"https://other.example/aqp/v1/responses", 2},
+		{"https://collector.example:8443/aqp/v1/responses", 3},
+		{"https://other.example/mcp", 3},
+	} {
+		if _, err := h.r.Respond(context.Background(), h.intake(t, askOnce(tc.endpoint))); err != nil {
+			t.Fatal(err)
+		}
+		if len(h.asked) != tc.asked {
+			t.Fatalf("after a query delivered to %s the principal was asked %d times, want %d", tc.endpoint, len(h.asked), tc.asked)
+		}
+	}
+}
+
+// TestIssuer: the origin a grant is keyed by.
+func TestIssuer(t *testing.T) {
+	for _, tc := range []struct{ endpoint, want string }{
+		{"https://collector.example/aqp/v1/responses", "https://collector.example"},
+		{"HTTPS://Collector.Example:443/x", "https://collector.example"},
+		{"https://collector.example:8443/x", "https://collector.example:8443"},
+		{"http://127.0.0.1:80/x", "http://127.0.0.1"},
+		{"http://[::1]:8080/mcp", "http://[::1]:8080"},
+		{"collector.example/x", ""},
+		{"", ""},
+	} {
+		got, err := Issuer(tc.endpoint)
+		if tc.want == "" {
+			if err == nil {
+				t.Errorf("Issuer(%q) = %q, want an error", tc.endpoint, got)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("Issuer(%q) = %q, %v; want %q", tc.endpoint, got, err, tc.want)
+		}
+	}
+}
+
+// TestGrantFileVersion1GrantsAreAskedAgain: a version 1 file keyed its grants by scope alone, so no grant in it
+// says which collector it was given to; opening it drops them (the principal is asked again) and keeps the
+// refusals (D38).
+func TestGrantFileVersion1GrantsAreAskedAgain(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "grants.json")
+	v1 := `{"version":1,"grants":{"deploys:prod":{"scope":"deploys:prod","obtainedAt":"2026-07-30T17:00:00.000Z"}},
+"refusals":[{"queryId":"q","consentMode":"ask_once","scope":"x","at":"2026-07-30T17:00:00.000Z"}]}`
+	if err := os.WriteFile(path, []byte(v1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	g, err := OpenGrantFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := g.LookupGrant("https://collector.example", "deploys:prod"); ok {
+		t.Fatal("a version 1 grant, of no known issuer, was kept")
+	}
+	if len(g.Refusals()) != 1 {
+		t.Fatalf("refusals %+v, want the one recorded", g.Refusals())
+	}
+	if err := g.SaveGrant(Grant{Scope: "deploys:prod"}); err == nil {
+		t.Fatal("a grant without its issuer was saved")
 	}
 }

@@ -32,8 +32,9 @@ type QueryReceipt struct {
 	// only when retryable is true.
 	RetryAfter *wire.Integer `json:"retryAfter,omitempty,omitzero"`
 
-	// Whether submitting the same response again later may succeed (the collector was
-	// rate-limiting or unavailable); always false when accepted.
+	// Whether submitting the same response again later may succeed: true exactly when
+	// error.code is rate_limited or unavailable; false when accepted and for every
+	// other code.
 	Retryable bool `json:"retryable"`
 
 	// The verdict: accepted, the response is stored as the query's answer; rejected,

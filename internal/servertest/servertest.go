@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
 	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
@@ -79,8 +80,12 @@ func Issue(t testing.TB, ts *httptest.Server) (endpoint, auth, queryID string) {
 // ResponseFor is a valid response to a query issued from Draft.
 func ResponseFor(queryID string) []byte {
 	return []byte(`{"protocolVersion":"2026-07-30","responseId":"0198c7d0-2180-7729-b005-d33c99fc7452","queryId":"` + queryID + `",
-"subject":{"kind":"task","id":"t1"},"respondent":{"kind":"agent","provenance":"direct"},"answer":true,"createdAt":"2026-01-01T00:00:00Z"}`)
+"subject":{"kind":"task","id":"t1"},"respondent":{"kind":"agent","provenance":"direct"},"answer":true,"createdAt":"` + CreatedAt + `"}`)
 }
+
+// CreatedAt is the createdAt of the responses these tests build: the process's start, to the second, so that a
+// collector on the real clock finds it within the skew bound (D37) and every response of one run is the same.
+var CreatedAt = time.Now().UTC().Truncate(time.Second).Format(time.RFC3339)
 
 // Submitter is what a binding's conformance package submits with: its wire-checking client against a base URL.
 type Submitter = harness.Submitter

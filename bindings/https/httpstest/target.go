@@ -27,13 +27,16 @@ import (
 // the body a valid QueryReceipt (the canonical object, not a binding's variant of it). A
 // failed check is a *harness.RuleError naming the one it breaks; the corpus passing over this binding
 // (conformance/bindings_test.go) is their passing proof.
-var Requirements = []string{ReqHTTPS, ReqProblem, ReqStatus, ReqSameObjects}
+var Requirements = []string{ReqHTTPS, ReqProblem, ReqStatus, ReqSameObjects, ReqChallenge}
 
 // The requirements the checks name.
 const (
 	ReqHTTPS   = "AQP-BIND-HTTPS"
 	ReqStatus  = "AQP-BIND-HTTPS-STATUS"
 	ReqProblem = "AQP-BIND-HTTPS-PROBLEM"
+	// ReqChallenge is named when a 401's challenge breaks RFC 6750 §3.1: an error code without a bearer token, or
+	// none with a wrong one (D42).
+	ReqChallenge = "AQP-D42"
 	// ReqSameObjects is named when the body is receipt-shaped but not a valid QueryReceipt.
 	ReqSameObjects = "AQP-BIND-SAME-OBJECTS"
 )
@@ -108,8 +111,17 @@ func (t *Submitter) Submit(ctx context.Context, body []byte, auth string) (harne
 	}
 	switch reply.Status {
 	case http.StatusUnauthorized:
-		if !strings.HasPrefix(reply.Header.Get("WWW-Authenticate"), "Bearer") {
-			return harness.Result{}, harness.Wire(fmt.Sprintf("401 with WWW-Authenticate %q, want Bearer", reply.Header.Get("WWW-Authenticate")), ReqStatus)
+		challenge := reply.Header.Get("WWW-Authenticate")
+		if !strings.HasPrefix(challenge, "Bearer") {
+			return harness.Result{}, harness.Wire(fmt.Sprintf("401 with WWW-Authenticate %q, want Bearer", challenge), ReqStatus)
+		}
+		// RFC 6750 §3.1 (D42): a request without a bearer token gets no error code; one with a wrong token
+		// gets error="invalid_token".
+		switch hasError := strings.Contains(challenge, "error="); {
+		case !https.HasBearerToken(auth) && hasError:
+			return harness.Result{}, harness.Wire(fmt.Sprintf("401 to a request without a bearer token with WWW-Authenticate %q; RFC 6750 §3.1 gives such a request no error code", challenge), ReqChallenge)
+		case https.HasBearerToken(auth) && !strings.Contains(challenge, `error="invalid_token"`):
+			return harness.Result{}, harness.Wire(fmt.Sprintf("401 to a request with a wrong bearer token with WWW-Authenticate %q, want error=\"invalid_token\" (RFC 6750 §3.1)", challenge), ReqChallenge)
 		}
 	case http.StatusTooManyRequests, http.StatusServiceUnavailable:
 		doc := core.Parse(core.KindReceipt, reply.Receipt)

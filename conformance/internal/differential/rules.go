@@ -70,6 +70,30 @@ var rules = []rule{
 		},
 	},
 	{
+		name:   "D41 pattern meaning differs",
+		reason: "D41: a jsonSchema pattern whose ECMA-262 meaning RE2 cannot give (lookaround, backreferences, [], lone braces, POSIX classes …) is refused; ajv evaluates ECMA-262 itself",
+		vector: "request/response.jsonSchema/ecma-262-lookahead-pattern-does-not-compile",
+		core: func(e core.Error, _ any) bool {
+			return e.Keyword == core.KeywordCompile && strings.Contains(e.Message, "(D41")
+		},
+	},
+	{
+		name:   "D35 $ref cycle",
+		reason: "D35: a $ref cycle that never descends into the value does not compile; ajv compiles it and loops only when validating",
+		vector: "request/response.jsonSchema/ref-cycle-to-the-root-does-not-compile",
+		core: func(e core.Error, _ any) bool {
+			return e.Keyword == core.KeywordCompile && strings.Contains(e.Message, "(D35)")
+		},
+	},
+	{
+		name:   "D11 $ref outside the jsonSchema",
+		reason: "D11 (revised): every $ref must resolve inside the jsonSchema, a bundled metaschema included; ajv resolves the metaschemas it bundles",
+		vector: "request/response.jsonSchema/ref-to-a-bundled-metaschema-does-not-compile",
+		core: func(e core.Error, _ any) bool {
+			return e.Keyword == core.KeywordCompile && strings.Contains(e.Message, "may only $ref into itself")
+		},
+	},
+	{
 		name:   "jsonSchema compiles",
 		reason: "§3: a request's jsonSchema must compile offline as draft 2020-12; the request schema only says it is an object",
 		vector: "request/response.jsonSchema/invalid-keyword-value-does-not-compile",

@@ -467,6 +467,8 @@ func evaluate(schema, v any) (bool, error) {
 						ok = ok && r
 					}
 				}
+			case "type":
+				ok = jsonTypeIs(v, fmt.Sprint(arg))
 			case "not":
 				r, err := evaluate(arg, v)
 				if err != nil {
@@ -565,4 +567,30 @@ func (s Schemas) Instances(file string, doc any) []Instance {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Pointer < out[j].Pointer })
 	return out
+}
+
+// jsonTypeIs reports whether a decoded JSON value is of the JSON Schema type name (one name; the AQP schemas'
+// conditionals use no type lists).
+func jsonTypeIs(v any, name string) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		return name == "object"
+	case []any:
+		return name == "array"
+	case string:
+		return name == "string"
+	case bool:
+		return name == "boolean"
+	case nil:
+		return name == "null"
+	case json.Number:
+		if name == "integer" {
+			r, ok := new(big.Rat).SetString(x.String())
+			return ok && r.IsInt()
+		}
+		return name == "number"
+	case float64:
+		return name == "number" || name == "integer" && x == float64(int64(x))
+	}
+	return false
 }
