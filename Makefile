@@ -4,7 +4,7 @@ GO ?= go
 GENERATED := gen/aqp/types.gen.go gen/api/api.gen.go
 INTEROP_DIR := .interop/node_modules
 
-.PHONY: all build generate check-generated test vet lint interop bench fuzz install-aqp clean
+.PHONY: all build generate check-generated test vet lint interop bench fuzz install-check clean
 
 all: build
 
@@ -41,7 +41,7 @@ lint: vet
 ## node's JSON.parse/JSON.stringify keeps its canonical encoding (D16); 20,000 mutants of the valid vectors get the
 ## same verdict from core and ajv, or a different one for a reason a rule of conformance/internal/differential names;
 ## every carriage vector read by an independent decoder in plain node
-interop: $(INTEROP_DIR) interop-mcp interop-a2a conformance-report
+interop: $(INTEROP_DIR) interop-mcp interop-a2a conformance-report install-check
 	node conformance/interop/ajv-check.mjs
 	node conformance/interop/carriage-check.mjs
 	set -o pipefail; $(GO) run ./conformance/internal/reencode emit | node conformance/interop/reencode.mjs | $(GO) run ./conformance/internal/reencode check
@@ -112,6 +112,11 @@ $(INTEROP_A2A_V1_DIR): conformance/interop/a2a/v1/package.json conformance/inter
 	cp conformance/interop/a2a/v1/package.json conformance/interop/a2a/v1/package-lock.json .interop-a2a-v1/
 	cd .interop-a2a-v1 && npm ci --no-audit --no-fund --silent
 	touch $(INTEROP_A2A_V1_DIR)
+
+## install-check: `go install ./cmd/aqp` from an empty module cache and GOBIN (the Go module proxy only), and the
+## installed binary runs
+install-check:
+	./scripts/install-check.sh
 
 ## vectors: regenerate conformance/vectors/{standalone,paired,carriage} from the tables in conformance/internal/vectorgen
 .PHONY: vectors
