@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentqueryprotocol/aqp-go/conformance"
+	"github.com/agentqueryprotocol/aqp-go/conformance/internal/collectorrules"
 )
 
 // collectorCodes are the paired-check codes a collector applies when a response is submitted (§5.4). Two
@@ -245,5 +246,26 @@ func TestEveryCollectorRuleIsSent(t *testing.T) {
 		if _, ok := vectors[name]; !ok {
 			t.Errorf("rulesCovered names %s, which is not an invalid request–response paired vector a collector applies", name)
 		}
+	}
+}
+
+// TestCollectorRulesFileIsRendered: the committed collector/rules.json is what conformance/internal/rulegen writes
+// from the committed paired vectors, so a paired vector changed in vectorgen's tables cannot leave its collector
+// scenario sending the old one (run `make vectors`).
+func TestCollectorRulesFileIsRendered(t *testing.T) {
+	c, err := conformance.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, err := collectorrules.Render(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := conformance.ScenarioFiles.ReadFile(collectorrules.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from what rulegen renders from the paired vectors: run make vectors", collectorrules.File)
 	}
 }

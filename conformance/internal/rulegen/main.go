@@ -1,81 +1,24 @@
-// Command rulegen writes conformance/vectors/collector/rules.json: one collector scenario for every invalid
-// request–response paired vector whose first code a collector applies at submission (subject_mismatch,
-// respondent_mismatch, answer_invalid, consent_required, consent_mismatch), so that every rule the paired vectors
-// prove is also sent to a collector. Each scenario issues the vector's request as a draft (its members less
-// protocolVersion, queryId, delivery and expiresAt, which the collector assigns) and submits the vector's response
-// for the issued query, which must be rejected with the vector's first code. Vectors a hand-written scenario already
-// sends (sentElsewhere) and the expired vectors (D37: the collector judges expiry by its own clock) get none.
-// Run it after vectorgen (`make vectors` runs both); conformance/rules_coverage_test.go checks the pairing.
+// Command rulegen writes conformance/vectors/collector/rules.json from the committed paired vectors (see package
+// collectorrules): every collector rule of the paired vectors, sent to a collector. Run it after vectorgen; `make
+// vectors` runs both.
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/agentqueryprotocol/aqp-go/conformance"
+	"github.com/agentqueryprotocol/aqp-go/conformance/internal/collectorrules"
 )
-
-// rulesFile is the scenario file rulegen owns, relative to the conformance folder.
-const rulesFile = "vectors/collector/rules.json"
-
-// generatedCodes are the codes whose vectors get a generated scenario.
-var generatedCodes = []string{"subject_mismatch", "respondent_mismatch", "answer_invalid", "consent_required", "consent_mismatch"}
-
-// sentElsewhere are vectors a hand-written scenario already sends with the vector's members.
-var sentElsewhere = map[string]bool{
-	"paired/subject_mismatch/different-id":               true,
-	"paired/consent_required/ask_once-without-consent":   true,
-	"paired/consent_required/ask_always-without-consent": true,
-}
-
-// queryIDs are the queryIds every generated scenario's collector assigns.
-var queryIDs = []string{
-	"0198c7cb-1af1-7e79-bd7f-02f8a89b0001",
-	"0198c7cb-1af1-7e79-bd7f-02f8a89b0002",
-}
-
-// responseID is the responseId of every generated submission.
-const responseID = "0198c7d0-2180-7729-b005-d33c99fc0001"
 
 func main() {
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "rulegen:", err)
 		os.Exit(1)
 	}
-}
-
-type step struct {
-	Do         string          `json:"do"`
-	As         string          `json:"as,omitempty"`
-	Draft      json.RawMessage `json:"draft,omitempty"`
-	Response   json.RawMessage `json:"response,omitempty"`
-	Capability string          `json:"capability,omitempty"`
-	Expect     *expect         `json:"expect,omitempty"`
-}
-
-type expect struct {
-	Status string `json:"status"`
-	Code   string `json:"code"`
-}
-
-type scenario struct {
-	Name         string   `json:"name"`
-	Description  string   `json:"description"`
-	Requirements []string `json:"requirements"`
-	Start        string   `json:"start"`
-	QueryIDs     []string `json:"queryIds"`
-	Steps        []step   `json:"steps"`
-}
-
-type file struct {
-	Description string     `json:"description"`
-	Scenarios   []scenario `json:"scenarios"`
 }
 
 func run() error {
@@ -88,72 +31,16 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	out := file{Description: "Every rule an invalid request–response paired vector proves and a collector applies, sent to a collector: " +
-		"the vector's request issued as a draft, its response submitted for the issued query (written by conformance/internal/rulegen)."}
-	for _, f := range c.Paired {
-		for _, v := range f.Vectors {
-			if conformance.Present(v.Request) == nil || conformance.Present(v.Response) == nil ||
-				conformance.Present(v.Receipt) != nil || v.Valid || len(v.Codes) == 0 ||
-				!slices.Contains(generatedCodes, v.Codes[0]) || sentElsewhere[v.Name] {
-				continue
-			}
-			sc, err := fromVector(v)
-			if err != nil {
-				return fmt.Errorf("%s: %w", v.Name, err)
-			}
-			out.Scenarios = append(out.Scenarios, sc)
-		}
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
+	b, n, err := collectorrules.Render(c)
+	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(rulesFile)), buf.Bytes(), 0o644); err != nil {
+	path := filepath.Join(dir, filepath.FromSlash(collectorrules.File))
+	if err := os.WriteFile(path, b, 0o644); err != nil {
 		return err
 	}
-	fmt.Printf("wrote %d scenarios to %s\n", len(out.Scenarios), filepath.Join(dir, rulesFile))
+	fmt.Printf("wrote %d scenarios to %s\n", n, path)
 	return nil
-}
-
-// fromVector turns one paired vector into the scenario that sends it.
-func fromVector(v conformance.Paired) (scenario, error) {
-	var req, resp map[string]json.RawMessage
-	if err := json.Unmarshal(v.Request, &req); err != nil {
-		return scenario{}, err
-	}
-	if err := json.Unmarshal(v.Response, &resp); err != nil {
-		return scenario{}, err
-	}
-	for _, k := range []string{"protocolVersion", "queryId", "delivery", "expiresAt"} {
-		delete(req, k)
-	}
-	resp["queryId"] = json.RawMessage(`"` + queryIDs[0] + `"`)
-	resp["responseId"] = json.RawMessage(`"` + responseID + `"`)
-	draft, err := json.Marshal(req)
-	if err != nil {
-		return scenario{}, err
-	}
-	response, err := json.Marshal(resp)
-	if err != nil {
-		return scenario{}, err
-	}
-	reqs := append([]string{"AQP-COL-PAIRED"}, v.Requirements...)
-	slices.Sort(reqs)
-	code := v.Codes[0]
-	return scenario{
-		Name:         "collector/" + strings.TrimPrefix(v.Name, "paired/"),
-		Description:  "The paired vector " + v.Name + ", sent to a collector, is rejected " + code + ": " + v.Description,
-		Requirements: slices.Compact(reqs),
-		Start:        "2026-07-30T17:00:00.000Z",
-		QueryIDs:     queryIDs,
-		Steps: []step{
-			{Do: "issue", As: "q1", Draft: draft},
-			{Do: "submit", Response: response, Capability: "q1", Expect: &expect{Status: "rejected", Code: code}},
-		},
-	}, nil
 }
 
 // moduleRoot finds the directory of the enclosing go.mod, walking up from the working directory.
