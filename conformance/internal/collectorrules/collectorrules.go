@@ -99,23 +99,11 @@ func Render(c *conformance.Corpus) ([]byte, int, error) {
 
 // fromVector turns one paired vector into the scenario that sends it.
 func fromVector(v conformance.Paired) (scenario, error) {
-	var req, resp map[string]json.RawMessage
-	if err := json.Unmarshal(v.Request, &req); err != nil {
-		return scenario{}, err
-	}
-	if err := json.Unmarshal(v.Response, &resp); err != nil {
-		return scenario{}, err
-	}
-	for _, k := range []string{"protocolVersion", "queryId", "delivery", "expiresAt"} {
-		delete(req, k)
-	}
-	resp["queryId"] = json.RawMessage(`"` + queryIDs[0] + `"`)
-	resp["responseId"] = json.RawMessage(`"` + responseID + `"`)
-	draft, err := json.Marshal(req)
+	draft, err := rewrite(v.Request, map[string]string{"protocolVersion": "", "queryId": "", "delivery": "", "expiresAt": ""})
 	if err != nil {
 		return scenario{}, err
 	}
-	response, err := json.Marshal(resp)
+	response, err := rewrite(v.Response, map[string]string{"queryId": `"` + queryIDs[0] + `"`, "responseId": `"` + responseID + `"`})
 	if err != nil {
 		return scenario{}, err
 	}
@@ -133,4 +121,40 @@ func fromVector(v conformance.Paired) (scenario, error) {
 			{Do: "submit", Response: response, Capability: "q1", Expect: &expect{Status: "rejected", Code: code}},
 		},
 	}, nil
+}
+
+// rewrite returns the JSON object doc with the members named in set replaced by their JSON text, or dropped where
+// it is "", keeping every other member's bytes and the members' order.
+func rewrite(doc json.RawMessage, set map[string]string) (json.RawMessage, error) {
+	d := json.NewDecoder(bytes.NewReader(doc))
+	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+		return nil, fmt.Errorf("not a JSON object: %v", err)
+	}
+	out := []byte{'{'}
+	for d.More() {
+		t, err := d.Token()
+		if err != nil {
+			return nil, err
+		}
+		name, _ := t.(string)
+		var value json.RawMessage
+		if err := d.Decode(&value); err != nil {
+			return nil, err
+		}
+		if repl, ok := set[name]; ok {
+			if repl == "" {
+				continue
+			}
+			value = json.RawMessage(repl)
+		}
+		key, err := json.Marshal(name)
+		if err != nil {
+			return nil, err
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(append(append(out, key...), ':'), value...)
+	}
+	return append(out, '}'), nil
 }
