@@ -17,13 +17,15 @@ import (
 	"strings"
 
 	"github.com/agentqueryprotocol/aqp-go/conformance"
+	"github.com/agentqueryprotocol/aqp-go/core"
 )
 
 // File is the scenario file Render produces, relative to the conformance folder.
 const File = "vectors/collector/rules.json"
 
 // generatedCodes are the codes whose vectors get a generated scenario.
-var generatedCodes = []string{"subject_mismatch", "respondent_mismatch", "answer_invalid", "consent_required", "consent_mismatch"}
+var generatedCodes = []core.Code{core.CodeSubjectMismatch, core.CodeRespondentMismatch, core.CodeAnswerInvalid,
+	core.CodeConsentRequired, core.CodeConsentMismatch}
 
 // sentElsewhere are vectors a hand-written scenario already sends with the vector's members.
 var sentElsewhere = map[string]bool{
@@ -77,7 +79,7 @@ func Render(c *conformance.Corpus) ([]byte, int, error) {
 		for _, v := range f.Vectors {
 			if conformance.Present(v.Request) == nil || conformance.Present(v.Response) == nil ||
 				conformance.Present(v.Receipt) != nil || v.Valid || len(v.Codes) == 0 ||
-				!slices.Contains(generatedCodes, v.Codes[0]) || sentElsewhere[v.Name] {
+				!slices.Contains(generatedCodes, core.Code(v.Codes[0])) || sentElsewhere[v.Name] {
 				continue
 			}
 			sc, err := fromVector(v)
