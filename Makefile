@@ -118,10 +118,12 @@ $(INTEROP_A2A_V1_DIR): conformance/interop/a2a/v1/package.json conformance/inter
 install-check:
 	./scripts/install-check.sh
 
-## vectors: regenerate conformance/vectors/{standalone,paired,carriage} from the tables in conformance/internal/vectorgen
+## vectors: regenerate conformance/vectors/{standalone,paired,carriage} from the tables in conformance/internal/vectorgen,
+## then conformance/vectors/collector/rules.json (every collector rule of the paired vectors, sent) by rulegen
 .PHONY: vectors
 vectors:
 	$(GO) run ./conformance/internal/vectorgen
+	$(GO) run ./conformance/internal/rulegen
 
 ## bench: Go benchmarks, each beside its baseline
 bench:

@@ -107,8 +107,8 @@ func TestConformanceCollectorIssueCmd(t *testing.T) {
 	if err != nil {
 		t.Fatalf("aqp conformance collector --issue-cmd: %v\n%s", err, out)
 	}
-	if line := fmt.Sprintf("  %-7s %4d pass %3d fail %3d expected %3d skip", "https", 62, 0, 0, 14); !strings.Contains(string(out), line) {
-		t.Errorf("want 62 passes (58 scenarios and 4 pinned surfaces) and 14 skips over https (those that need control of the collector, and 3 that refuse a draft, which a command cannot report as errors):\n%s", out)
+	if line := fmt.Sprintf("  %-7s %4d pass %3d fail %3d expected %3d skip", "https", 108, 0, 0, 14); !strings.Contains(string(out), line) {
+		t.Errorf("want 108 passes (104 scenarios and 4 pinned surfaces) and 14 skips over https (those that need control of the collector, and 3 that refuse a draft, which a command cannot report as errors):\n%s", out)
 	}
 	// A command that prints no request fails every scenario it runs, naming the cause.
 	cmd = exec.Command(aqpBinary(t), "conformance", "collector", "--target", p.url, "--binding", "https", "--issue-cmd", "cat >/dev/null; echo '{}'")

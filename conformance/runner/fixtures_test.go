@@ -186,6 +186,7 @@ var brokenCollectors = map[string]brokenCollector{
 			h.ServeHTTP(problemAsJSON{w}, r)
 		})
 	}},
+	"collector/subject-by-kind-and-id": subjectByKindAndID(),
 	"collector/a2a-receipt-part-unmarked": {binding: spec.BindingA2A, wire: func(h http.Handler) http.Handler {
 		return rewriteBody(spec.A2APath, h, func(b []byte) []byte {
 			return bytes.ReplaceAll(b, []byte(`"metadata":{"aqpObject":"receipt"}`), []byte(`"metadata":{}`))
@@ -506,6 +507,52 @@ func (s lastWins) Accept(ctx context.Context, a collector.Acceptance) (*collecto
 		return &a, nil
 	}
 	return got, err
+}
+
+// subjectByKindAndID is a collector that compares a response's subject with its query's by kind and id alone:
+// a response whose subject differs only in protocol or idScope is taken as the query's subject. Only the scenarios
+// that send the paired vectors' subject rules (collector/rules.json) see it.
+func subjectByKindAndID() brokenCollector {
+	var st collector.Store
+	return brokenCollector{binding: spec.BindingHTTPS,
+		store:     func(s collector.Store) collector.Store { st = s; return s },
+		submitter: func(s collector.Submitter) collector.Submitter { return subjectLoose{s, &st} },
+	}
+}
+
+// subjectLoose hands the core the query's subject in place of a response's that has the same kind and id.
+type subjectLoose struct {
+	collector.Submitter
+	store *collector.Store
+}
+
+// looseSubject is the part of a subject subjectLoose compares.
+type looseSubject struct {
+	Kind string `json:"kind"`
+	ID   string `json:"id"`
+}
+
+func (s subjectLoose) Submit(ctx context.Context, sub collector.Submission) collector.Outcome {
+	var resp struct {
+		QueryID string          `json:"queryId"`
+		Subject json.RawMessage `json:"subject"`
+	}
+	if json.Unmarshal(sub.Body, &resp) != nil || len(resp.Subject) == 0 {
+		return s.Submitter.Submit(ctx, sub)
+	}
+	q, _, err := (*s.store).LoadQuery(ctx, strings.ToLower(resp.QueryID))
+	if err != nil {
+		return s.Submitter.Submit(ctx, sub)
+	}
+	var req struct {
+		Subject json.RawMessage `json:"subject"`
+	}
+	var a, b looseSubject
+	if json.Unmarshal(q.Request, &req) == nil && json.Unmarshal(req.Subject, &a) == nil &&
+		json.Unmarshal(resp.Subject, &b) == nil && a == b {
+		sub.Body = bytes.Replace(sub.Body, resp.Subject, req.Subject, 1)
+	}
+	return s.Submitter.Submit(ctx, sub)
 }
 
 // reencoder hands the core the response decoded and encoded again, as a binding built on a generic JSON decoder
