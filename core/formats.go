@@ -67,40 +67,7 @@ func checkURI(s string) error {
 			return fmt.Errorf("scheme %q may hold only letters, digits, '+', '-' and '.'", scheme)
 		}
 	}
-	rest := s[colon+1:]
-	fragment, hasFragment := "", false
-	if i := strings.IndexByte(rest, '#'); i >= 0 {
-		rest, fragment, hasFragment = rest[:i], rest[i+1:], true
-	}
-	query, hasQuery := "", false
-	if i := strings.IndexByte(rest, '?'); i >= 0 {
-		rest, query, hasQuery = rest[:i], rest[i+1:], true
-	}
-	path := rest
-	if strings.HasPrefix(rest, "//") {
-		authority := rest[2:]
-		path = ""
-		if i := strings.IndexByte(authority, '/'); i >= 0 {
-			authority, path = authority[:i], authority[i:]
-		}
-		if err := checkAuthority(authority); err != nil {
-			return err
-		}
-	}
-	if err := checkChars(path, "path", "/"); err != nil {
-		return err
-	}
-	if hasQuery {
-		if err := checkChars(query, "query", "/?"); err != nil {
-			return err
-		}
-	}
-	if hasFragment {
-		if err := checkChars(fragment, "fragment", "/?"); err != nil {
-			return err
-		}
-	}
-	return nil
+	return checkReference(s[colon+1:])
 }
 
 const subDelims = "!$&'()*+,;="
@@ -120,7 +87,12 @@ func checkURIReference(s string) error {
 		}
 		return errors.New("a relative reference's first path segment may not hold \":\" (write \"./\" before it), and no valid scheme precedes it")
 	}
-	rest := s
+	return checkReference(s)
+}
+
+// checkReference checks what follows a URI's scheme, or a whole relative reference: an optional "//" authority, the
+// path, and the optional query and fragment, each of RFC 3986's characters for its part.
+func checkReference(rest string) error {
 	fragment, hasFragment := "", false
 	if i := strings.IndexByte(rest, '#'); i >= 0 {
 		rest, fragment, hasFragment = rest[:i], rest[i+1:], true
