@@ -119,11 +119,10 @@ install-check:
 	./scripts/install-check.sh
 
 ## vectors: regenerate conformance/vectors/{standalone,paired,carriage} from the tables in conformance/internal/vectorgen,
-## then conformance/vectors/collector/rules.json (every collector rule of the paired vectors, sent) by rulegen
+## then conformance/vectors/collector/rules.json (every collector rule of the paired vectors, sent)
 .PHONY: vectors
 vectors:
 	$(GO) run ./conformance/internal/vectorgen
-	$(GO) run ./conformance/internal/rulegen
 
 ## bench: Go benchmarks, each beside its baseline
 bench:

@@ -249,7 +249,7 @@ func TestEveryCollectorRuleIsSent(t *testing.T) {
 	}
 }
 
-// TestCollectorRulesFileIsRendered: the committed collector/rules.json is what conformance/internal/rulegen writes
+// TestCollectorRulesFileIsRendered: the committed collector/rules.json is what conformance/internal/vectorgen writes
 // from the committed paired vectors, so a paired vector changed in vectorgen's tables cannot leave its collector
 // scenario sending the old one (run `make vectors`).
 func TestCollectorRulesFileIsRendered(t *testing.T) {
@@ -266,6 +266,6 @@ func TestCollectorRulesFileIsRendered(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from what rulegen renders from the paired vectors: run make vectors", collectorrules.File)
+		t.Errorf("%s differs from what vectorgen renders from the paired vectors: run make vectors", collectorrules.File)
 	}
 }

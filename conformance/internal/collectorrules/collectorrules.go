@@ -5,7 +5,7 @@
 // protocolVersion, queryId, delivery and expiresAt, which the collector assigns) and submits the vector's response
 // for the issued query, which must be rejected with the vector's first code. Vectors a hand-written scenario already
 // sends (sentElsewhere) and the expired vectors (D37: the collector judges expiry by its own clock) get none.
-// conformance/internal/rulegen writes the file; conformance/rules_coverage_test.go checks the pairing and that the
+// conformance/internal/vectorgen writes the file; conformance/rules_coverage_test.go checks the pairing and that the
 // committed file is what Render gives.
 package collectorrules
 
@@ -74,7 +74,7 @@ type file struct {
 // Render returns the rules.json the paired vectors of c give, and how many scenarios it holds.
 func Render(c *conformance.Corpus) ([]byte, int, error) {
 	out := file{Description: "Every rule an invalid request–response paired vector proves and a collector applies, sent to a collector: " +
-		"the vector's request issued as a draft, its response submitted for the issued query (written by conformance/internal/rulegen)."}
+		"the vector's request issued as a draft, its response submitted for the issued query (written by conformance/internal/vectorgen)."}
 	for _, f := range c.Paired {
 		for _, v := range f.Vectors {
 			if conformance.Present(v.Request) == nil || conformance.Present(v.Response) == nil ||

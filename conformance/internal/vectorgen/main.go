@@ -1,7 +1,8 @@
 // Command vectorgen writes the AQP conformance vectors from the Go tables in ./corpus. Run it from anywhere inside
 // the module (`go run ./conformance/internal/vectorgen`, or `make vectors`): it writes conformance/vectors/
-// standalone/*.json, conformance/vectors/paired/*.json and conformance/vectors/carriage/*.json and removes vector
-// files the tables no longer produce.
+// standalone/*.json, conformance/vectors/paired/*.json and conformance/vectors/carriage/*.json, removes vector
+// files the tables no longer produce, and then renders conformance/vectors/collector/rules.json from the paired vectors
+// it wrote (package collectorrules: every collector rule of the paired vectors, sent to a collector).
 package main
 
 import (
@@ -13,6 +14,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agentqueryprotocol/aqp-go/conformance"
+	"github.com/agentqueryprotocol/aqp-go/conformance/internal/collectorrules"
 	"github.com/agentqueryprotocol/aqp-go/conformance/internal/vectorgen/corpus"
 )
 
@@ -66,6 +69,20 @@ func run(out string) error {
 		}
 	}
 	fmt.Printf("wrote %d vector files to %s\n", len(paths), out)
+	// The collector scenarios are read from the folder above vectors/, as the conformance package lays them out.
+	c, err := conformance.LoadDir(filepath.Dir(out))
+	if err != nil {
+		return err
+	}
+	b, n, err := collectorrules.Render(c)
+	if err != nil {
+		return err
+	}
+	rules := filepath.Join(filepath.Dir(out), filepath.FromSlash(collectorrules.File))
+	if err := os.WriteFile(rules, b, 0o644); err != nil {
+		return err
+	}
+	fmt.Printf("wrote %d collector-rule scenarios to %s\n", n, rules)
 	return nil
 }
 
