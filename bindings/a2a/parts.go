@@ -198,21 +198,14 @@ func parseSend03(params []byte) (callParts, string) {
 	return callParts{response: data, contextID: m.ContextID, taskID: m.TaskID}, ""
 }
 
-// ReplyMessage10 is the agent's A2A 1.0 reply carrying a receipt, as JSON writes it: a Message (role ROLE_AGENT)
+// replyMessage10 is the agent's A2A 1.0 reply carrying a receipt, as JSON writes it: a Message (role ROLE_AGENT)
 // in the request's context whose one data part (mediaType application/json, metadata {"aqpObject": "receipt"}) is
 // the receipt's bytes, unchanged.
 func replyMessage10(messageID, contextID, taskID string, receipt []byte) []byte {
 	b := make([]byte, 0, len(receipt)+320)
 	b = append(b, `{"messageId":`...)
 	b = appendString(b, messageID)
-	if contextID != "" {
-		b = append(b, `,"contextId":`...)
-		b = appendString(b, contextID)
-	}
-	if taskID != "" {
-		b = append(b, `,"taskId":`...)
-		b = appendString(b, taskID)
-	}
+	b = appendContext(b, contextID, taskID)
 	b = append(b, `,"role":"ROLE_AGENT","extensions":[`...)
 	b = appendString(b, spec.A2AExtension)
 	b = append(b, `],"parts":[{"data":`...)
@@ -228,6 +221,17 @@ func replyMessage03(messageID, contextID, taskID string, receipt []byte) []byte 
 	b = append(b, `{"kind":"message","messageId":`...)
 	b = appendString(b, messageID)
 	b = append(b, `,"role":"agent"`...)
+	b = appendContext(b, contextID, taskID)
+	b = append(b, `,"extensions":[`...)
+	b = appendString(b, spec.A2AExtension)
+	b = append(b, `],"parts":[{"kind":"data","data":`...)
+	b = append(b, receipt...)
+	b = append(b, `,"metadata":{"aqpObject":"receipt"}}]}`...)
+	return b
+}
+
+// appendContext writes a reply's contextId and taskId members, each only when the request named it.
+func appendContext(b []byte, contextID, taskID string) []byte {
 	if contextID != "" {
 		b = append(b, `,"contextId":`...)
 		b = appendString(b, contextID)
@@ -236,11 +240,6 @@ func replyMessage03(messageID, contextID, taskID string, receipt []byte) []byte 
 		b = append(b, `,"taskId":`...)
 		b = appendString(b, taskID)
 	}
-	b = append(b, `,"extensions":[`...)
-	b = appendString(b, spec.A2AExtension)
-	b = append(b, `],"parts":[{"kind":"data","data":`...)
-	b = append(b, receipt...)
-	b = append(b, `,"metadata":{"aqpObject":"receipt"}}]}`...)
 	return b
 }
 
