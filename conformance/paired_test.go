@@ -42,8 +42,8 @@ var _ = Describe("paired vectors against core.ValidatePair", func() {
 			for _, v := range f.Vectors {
 				It(v.Name, func() {
 					errs := core.ValidatePair(pairOf(v))
-					Expect(len(errs) == 0).To(Equal(v.Valid), "verdict (core reported: %s)", errs.Error())
-					Expect(codesOf(errs)).To(Equal(v.Codes), "codes in order (core reported: %s)", errs.Error())
+					Expect(len(errs) == 0).To(Equal(v.Valid), "verdict (core reported: %s)", errs.String())
+					Expect(codesOf(errs)).To(Equal(v.Codes), "codes in order (core reported: %s)", errs.String())
 				})
 			}
 		})
@@ -66,7 +66,7 @@ var _ = Describe("answer_invalid pointers", func() {
 			v, found := pairedByName(c.vector)
 			Expect(found).To(BeTrue(), "no vector %s", c.vector)
 			errs := core.ValidatePair(pairOf(v))
-			Expect(errs).To(HaveLen(1), errs.Error())
+			Expect(errs).To(HaveLen(1), errs.String())
 			Expect(errs[0].Code).To(Equal(core.CodeAnswerInvalid))
 			Expect(errs[0].Document).To(Equal(core.RoleResponse))
 			Expect(errs[0].Pointer).To(Equal(c.pointer))

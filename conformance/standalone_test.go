@@ -21,7 +21,7 @@ var _ = Describe("standalone vectors against core.Parse", func() {
 					kind, err := core.ParseKind(v.Kind)
 					Expect(err).NotTo(HaveOccurred())
 					doc := core.Parse(kind, v.Bytes())
-					Expect(doc.Valid()).To(Equal(v.Valid), "verdict (core reported: %s)", doc.Errors.Error())
+					Expect(doc.Valid()).To(Equal(v.Valid), "verdict (core reported: %s)", doc.Errors.String())
 
 					got := map[conformance.ExpectedError]int{}
 					for _, e := range doc.Errors {
@@ -35,7 +35,7 @@ var _ = Describe("standalone vectors against core.Parse", func() {
 					for _, e := range v.Errors {
 						want[e]++
 					}
-					Expect(errorList(got)).To(Equal(errorList(want)), "errors {pointer, keyword} (core reported: %s)", doc.Errors.Error())
+					Expect(errorList(got)).To(Equal(errorList(want)), "errors {pointer, keyword} (core reported: %s)", doc.Errors.String())
 				})
 			}
 		})

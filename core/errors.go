@@ -122,16 +122,38 @@ func (e Error) Error() string {
 }
 
 // Errors is a list of failures, in the order they were found. A nil or empty Errors means valid.
+//
+// Errors deliberately does not implement error: a function declared to return error that returned an empty Errors
+// would return a non-nil interface for a valid document, and nothing (not even go vet) would say so. Test validity
+// with len or Valid, and convert with Err where an error is wanted.
 type Errors []Error
 
-// Error joins the failures, one per line.
-func (es Errors) Error() string {
+// Valid reports whether the list is empty: the document it describes passed every check.
+func (es Errors) Valid() bool { return len(es) == 0 }
+
+// Err is the failures as one error, or nil when there are none: the conversion to use where a function returns
+// error. The error's text joins the failures one per line; errors.As recovers the list (as ValidationError).
+func (es Errors) Err() error {
+	if len(es) == 0 {
+		return nil
+	}
+	return ValidationError(es)
+}
+
+// String joins the failures, one per line.
+func (es Errors) String() string {
 	lines := make([]string, len(es))
 	for i, e := range es {
 		lines[i] = e.Error()
 	}
 	return strings.Join(lines, "\n")
 }
+
+// ValidationError is a non-empty Errors as an error value, made only by Errors.Err so that it is never empty.
+type ValidationError Errors
+
+// Error joins the failures, one per line.
+func (ve ValidationError) Error() string { return Errors(ve).String() }
 
 // Has reports whether any failure carries code c.
 func (es Errors) Has(c Code) bool {

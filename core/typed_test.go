@@ -167,7 +167,7 @@ func TestTypedParseAgreesWithParse(t *testing.T) {
 				obj, errs := core.ParseReceipt(v.Bytes())
 				got, isNil = errs, obj == nil
 			}
-			if got.Error() != want.Error() || len(got) != len(want) {
+			if got.String() != want.String() || len(got) != len(want) {
 				t.Errorf("%s: typed parse errors\n%v\nwant\n%v", v.Name, got, want)
 			}
 			if isNil != (len(want) > 0) {
@@ -238,7 +238,7 @@ func TestParseValueAnyGoValue(t *testing.T) {
 				}()
 				doc = core.ParseValue(core.KindResponse, tc.value)
 			}()
-			if v := core.ValidateObject(core.KindResponse, tc.value); v.Error() != doc.Errors.Error() {
+			if v := core.ValidateObject(core.KindResponse, tc.value); v.String() != doc.Errors.String() {
 				t.Errorf("ValidateObject = %v, ParseValue = %v", v, doc.Errors)
 			}
 			if tc.want == "" {

@@ -66,7 +66,7 @@ func attach(meta *map[string]any, requests [][]byte) error {
 	for i, req := range requests {
 		doc := core.Parse(core.KindRequest, req)
 		if !doc.Valid() {
-			return fmt.Errorf("a2a: query %d is not a valid QueryRequest: %w", i+1, doc.Errors)
+			return fmt.Errorf("a2a: query %d is not a valid QueryRequest: %w", i+1, doc.Errors.Err())
 		}
 		v, err := genericJSON(core.CompactJSON(doc.Value))
 		if err != nil {
@@ -176,7 +176,7 @@ func Queries(metadata map[string]any) ([]Query, []Dropped) {
 		}
 		doc, rule := core.CarriedRequest(raw)
 		if rule != "" {
-			dropped = append(dropped, Dropped{Index: i, Rule: rule, Reason: "not a valid QueryRequest: " + doc.Errors.Error()})
+			dropped = append(dropped, Dropped{Index: i, Rule: rule, Reason: "not a valid QueryRequest: " + doc.Errors.String()})
 			continue
 		}
 		req := new(aqp.QueryRequest)

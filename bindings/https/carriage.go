@@ -28,7 +28,7 @@ var strictBase64 = base64.RawURLEncoding.Strict()
 func AttachQuery(h http.Header, request []byte) error {
 	doc := core.Parse(core.KindRequest, request)
 	if !doc.Valid() {
-		return fmt.Errorf("https: attaching an invalid query: %w", doc.Errors)
+		return fmt.Errorf("https: attaching an invalid query: %w", doc.Errors.Err())
 	}
 	if n := len(Elements(h)); n >= MaxQueries {
 		return fmt.Errorf("https: the response already carries %d queries; at most %d are carried", n, MaxQueries)
@@ -106,9 +106,9 @@ func decodeElement(e string) (*core.Document, core.CarriageRule, string) {
 	case "":
 		return doc, "", ""
 	case core.CarriageObject:
-		return nil, rule, "not one JSON object: " + doc.Errors.Error()
+		return nil, rule, "not one JSON object: " + doc.Errors.String()
 	}
-	return nil, rule, "not a valid QueryRequest: " + doc.Errors.Error()
+	return nil, rule, "not a valid QueryRequest: " + doc.Errors.String()
 }
 
 // Queries reads the queries an HTTP response carries, validated, in order (see Carried), and stops at the first

@@ -40,7 +40,7 @@ func Attach(res *mcp.CallToolResult, requests ...[]byte) error {
 	for i, r := range requests {
 		doc := core.Parse(core.KindRequest, r)
 		if !doc.Valid() {
-			return fmt.Errorf("mcp: attaching query %d: not a valid QueryRequest: %w", i, doc.Errors)
+			return fmt.Errorf("mcp: attaching query %d: not a valid QueryRequest: %w", i, doc.Errors.Err())
 		}
 		add = append(add, json.RawMessage(core.CompactJSON(doc.Value)))
 	}
@@ -149,7 +149,7 @@ func Queries(res *mcp.CallToolResult, now time.Time) ([]*aqp.QueryRequest, []Dro
 			continue
 		}
 		if doc, rule := core.CarriedRequest(raw); rule != "" {
-			dropped = append(dropped, Dropped{Index: i, Rule: rule, Reason: "not a valid QueryRequest: " + doc.Errors.Error()})
+			dropped = append(dropped, Dropped{Index: i, Rule: rule, Reason: "not a valid QueryRequest: " + doc.Errors.String()})
 			continue
 		}
 		q := new(aqp.QueryRequest)

@@ -192,7 +192,7 @@ type IssueError struct {
 }
 
 // Error lists the draft's failures.
-func (e *IssueError) Error() string { return "invalid query draft:\n" + e.Errors.Error() }
+func (e *IssueError) Error() string { return "invalid query draft:\n" + e.Errors.String() }
 
 // Issue completes a draft (JSON) into a QueryRequest with a fresh queryId, capability and expiry, stores it, and
 // returns the request JSON including delivery.authorization — the only time the capability is ever shown. A bad

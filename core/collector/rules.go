@@ -106,7 +106,7 @@ func ParseRules(data []byte) (*Rules, error) {
 		sample := withSubject(draft, "00000000-0000-7000-8000-000000000000")
 		if _, errs := completeDraft(sample, draftDefaults{endpoints: allEndpoints, binding: spec.BindingHTTPS, now: sampleTime, queryID: "00000000-0000-7000-8000-000000000001",
 			endpoint: "https://collector.invalid/", capability: "sample"}); len(errs) > 0 {
-			return nil, fmt.Errorf("%s: draft: %w", where, errs)
+			return nil, fmt.Errorf("%s: draft: %w", where, errs.Err())
 		}
 	}
 	return &r, nil

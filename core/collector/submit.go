@@ -343,7 +343,7 @@ func (c *Collector) continuation(ctx context.Context, rule *Rule, reqDoc *core.D
 	req, errs := completeDraft(draft, draftDefaults{endpoints: c.endpoints, binding: binding, now: r.receivedAt, queryID: id, endpoint: c.publicURL,
 		capability: capabilityMarker})
 	if len(errs) > 0 {
-		return nil, nil, fmt.Errorf("continuation rule %q: %w", rule.Name, errs)
+		return nil, nil, fmt.Errorf("continuation rule %q: %w", rule.Name, errs.Err())
 	}
 	q := &Query{QueryID: id, Request: withoutAuthorization(req), CapabilityHash: hashCapability(continuationCapability(key, id)),
 		CreatedAt: r.receivedAt, ExpiresAt: mustTime(req["expiresAt"])}

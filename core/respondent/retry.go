@@ -120,7 +120,7 @@ func (r *Respondent) deliver(ctx context.Context, q *Query, resp *aqp.QueryRespo
 			errs = core.CheckObjects(nil, resp, rec)
 		}
 		if len(errs) > 0 {
-			last = fmt.Errorf("the collector's reply is not a valid receipt for this response: %w", errs)
+			last = fmt.Errorf("the collector's reply is not a valid receipt for this response: %w", errs.Err())
 			return nil, backoff.Permanent(last)
 		}
 		res.Receipt, res.Parsed = raw, rec

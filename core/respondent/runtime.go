@@ -113,7 +113,7 @@ func (e *AnswerError) Unwrap() error {
 	if e.Err != nil {
 		return e.Err
 	}
-	return e.Errors
+	return e.Errors.Err()
 }
 
 // Answer is what the host answers a query with.
@@ -182,7 +182,7 @@ func New(cfg Config) (*Respondent, error) {
 		ResponseID: "00000000-0000-4000-8000-000000000000", QueryID: "00000000-0000-4000-8000-000000000000",
 		Subject: aqp.QuerySubject{Kind: aqp.QuerySubjectKindTask, ID: "x"}, Respondent: probe,
 		Answer: json.RawMessage(`true`), CreatedAt: wire.NewDateTime(time.Now())}); len(errs) > 0 {
-		return nil, fmt.Errorf("respondent: Config.Respondent is not a valid respondent: %w", errs)
+		return nil, fmt.Errorf("respondent: Config.Respondent is not a valid respondent: %w", errs.Err())
 	}
 	r := &Respondent{cfg: cfg, policy: cfg.Policy, grants: cfg.Grants, log: cfg.Logger, signals: newSignals(4096)}
 	if r.policy == nil {
@@ -209,7 +209,7 @@ func New(cfg Config) (*Respondent, error) {
 func (r *Respondent) Intake(source string, raw []byte) (*Query, error) {
 	req, errs := core.ParseRequest(raw)
 	if len(errs) > 0 {
-		return nil, r.drop(&DropError{QueryID: peekQueryID(raw), Source: source, Reason: "not a valid QueryRequest", Err: errs})
+		return nil, r.drop(&DropError{QueryID: peekQueryID(raw), Source: source, Reason: "not a valid QueryRequest", Err: errs.Err()})
 	}
 	return r.admit(source, req)
 }
@@ -221,7 +221,7 @@ func (r *Respondent) IntakeRequest(source string, req *aqp.QueryRequest) (*Query
 		return nil, r.drop(&DropError{Source: source, Reason: "no query (nil)"})
 	}
 	if errs := core.ValidateObject(core.KindRequest, req); len(errs) > 0 {
-		return nil, r.drop(&DropError{QueryID: req.QueryID, Source: source, Reason: "not a valid QueryRequest", Err: errs})
+		return nil, r.drop(&DropError{QueryID: req.QueryID, Source: source, Reason: "not a valid QueryRequest", Err: errs.Err()})
 	}
 	return r.admit(source, req)
 }

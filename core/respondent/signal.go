@@ -68,7 +68,7 @@ func ParseSignal(text string) (Signal, error) {
 		subject.Kind = aqp.QuerySubjectKind(sk)
 	}
 	if errs := checkSubject(subject); len(errs) > 0 {
-		return Signal{}, fmt.Errorf("signal %q: not a valid subject: %w", text, errs)
+		return Signal{}, fmt.Errorf("signal %q: not a valid subject: %w", text, errs.Err())
 	}
 	return Signal{Kind: SignalKind(kind), Subject: subject}, nil
 }
