@@ -18,7 +18,7 @@ go run ./internal/codegen/overlay -overlay spec/codegen/overlay.json -out "$work
 
 go run github.com/atombender/go-jsonschema \
   --only-models --package aqp --tags json \
-  --capitalization ID --capitalization URL --capitalization JSON \
+  --capitalization ID --capitalization URL --capitalization JSON --capitalization HTTPS --capitalization MCP \
   --schema-root-type "$base/query-request.schema.json=QueryRequest" \
   --schema-root-type "$base/query-response.schema.json=QueryResponse" \
   --schema-root-type "$base/query-receipt.schema.json=QueryReceipt" \

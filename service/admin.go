@@ -50,7 +50,7 @@ func toState(q collector.QueryState) (api.QueryState, error) {
 	if err != nil {
 		return api.QueryState{}, fmt.Errorf("stored queryId %q: %w", q.Query.QueryID, err)
 	}
-	out := api.QueryState{QueryId: id, State: api.QueryStateName(q.State), CreatedAt: q.Query.CreatedAt, Request: q.Query.Request}
+	out := api.QueryState{QueryID: id, State: api.QueryStateName(q.State), CreatedAt: q.Query.CreatedAt, Request: q.Query.Request}
 	if a := q.Acceptance; a != nil {
 		resp, rec := json.RawMessage(a.Response), json.RawMessage(a.Receipt)
 		out.Response, out.Receipt = &resp, &rec

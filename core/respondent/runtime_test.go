@@ -189,8 +189,8 @@ func TestTimingImmediateAndDeferred(t *testing.T) {
 // TestTimingWaitsForTheHostSignal: after_outcome_known and after_task_complete wait for their own signal about
 // their own subject; without it the query is dropped at expiry, never answered late.
 func TestTimingWaitsForTheHostSignal(t *testing.T) {
-	subject := aqp.QuerySubject{Kind: aqp.QuerySubjectKindToolCall, ID: "call_1", Protocol: ptr(aqp.QuerySubjectProtocolMcp)}
-	other := aqp.QuerySubject{Kind: aqp.QuerySubjectKindToolCall, ID: "call_2", Protocol: ptr(aqp.QuerySubjectProtocolMcp)}
+	subject := aqp.QuerySubject{Kind: aqp.QuerySubjectKindToolCall, ID: "call_1", Protocol: ptr(aqp.QuerySubjectProtocolMCP)}
+	other := aqp.QuerySubject{Kind: aqp.QuerySubjectKindToolCall, ID: "call_2", Protocol: ptr(aqp.QuerySubjectProtocolMCP)}
 	for _, tc := range []struct {
 		timing      string
 		signal      func(r *Respondent, s aqp.QuerySubject)

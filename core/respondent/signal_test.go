@@ -18,7 +18,7 @@ func TestParseSignal(t *testing.T) {
 		problem string // "" when valid
 	}{
 		{text: "outcome_known:tool_result/mcp:call_01JQ8QY3EJX9",
-			want: Signal{Kind: SignalOutcomeKnown, Subject: aqp.QuerySubject{Kind: aqp.QuerySubjectKindToolResult, ID: "call_01JQ8QY3EJX9", Protocol: ptr(aqp.QuerySubjectProtocolMcp)}}},
+			want: Signal{Kind: SignalOutcomeKnown, Subject: aqp.QuerySubject{Kind: aqp.QuerySubjectKindToolResult, ID: "call_01JQ8QY3EJX9", Protocol: ptr(aqp.QuerySubjectProtocolMCP)}}},
 		{text: "task_complete:task:urn:task:7/a",
 			want: Signal{Kind: SignalTaskComplete, Subject: aqp.QuerySubject{Kind: aqp.QuerySubjectKindTask, ID: "urn:task:7/a"}}},
 		{text: "outcome_known", problem: "want KIND:SUBJECTKIND"},

@@ -26,19 +26,19 @@ import (
 
 // Defines values for DiscoveryBindingBinding.
 const (
-	DiscoveryBindingBindingA2a   DiscoveryBindingBinding = "a2a"
-	DiscoveryBindingBindingHttps DiscoveryBindingBinding = "https"
-	DiscoveryBindingBindingMcp   DiscoveryBindingBinding = "mcp"
+	DiscoveryBindingBindingA2A   DiscoveryBindingBinding = "a2a"
+	DiscoveryBindingBindingHTTPS DiscoveryBindingBinding = "https"
+	DiscoveryBindingBindingMCP   DiscoveryBindingBinding = "mcp"
 )
 
 // Valid indicates whether the value is a known member of the DiscoveryBindingBinding enum.
 func (e DiscoveryBindingBinding) Valid() bool {
 	switch e {
-	case DiscoveryBindingBindingA2a:
+	case DiscoveryBindingBindingA2A:
 		return true
-	case DiscoveryBindingBindingHttps:
+	case DiscoveryBindingBindingHTTPS:
 		return true
-	case DiscoveryBindingBindingMcp:
+	case DiscoveryBindingBindingMCP:
 		return true
 	default:
 		return false
@@ -47,19 +47,19 @@ func (e DiscoveryBindingBinding) Valid() bool {
 
 // Defines values for QueryDraftBinding.
 const (
-	QueryDraftBindingA2a   QueryDraftBinding = "a2a"
-	QueryDraftBindingHttps QueryDraftBinding = "https"
-	QueryDraftBindingMcp   QueryDraftBinding = "mcp"
+	QueryDraftBindingA2A   QueryDraftBinding = "a2a"
+	QueryDraftBindingHTTPS QueryDraftBinding = "https"
+	QueryDraftBindingMCP   QueryDraftBinding = "mcp"
 )
 
 // Valid indicates whether the value is a known member of the QueryDraftBinding enum.
 func (e QueryDraftBinding) Valid() bool {
 	switch e {
-	case QueryDraftBindingA2a:
+	case QueryDraftBindingA2A:
 		return true
-	case QueryDraftBindingHttps:
+	case QueryDraftBindingHTTPS:
 		return true
-	case QueryDraftBindingMcp:
+	case QueryDraftBindingMCP:
 		return true
 	default:
 		return false
@@ -89,22 +89,22 @@ func (e QueryStateName) Valid() bool {
 
 // Defines values for GetSchemaParamsSchemaFile.
 const (
-	QueryReceiptSchemaJson  GetSchemaParamsSchemaFile = "query-receipt.schema.json"
-	QueryRequestSchemaJson  GetSchemaParamsSchemaFile = "query-request.schema.json"
-	QueryResponseSchemaJson GetSchemaParamsSchemaFile = "query-response.schema.json"
-	QuerySubjectSchemaJson  GetSchemaParamsSchemaFile = "query-subject.schema.json"
+	QueryReceiptSchemaJSON  GetSchemaParamsSchemaFile = "query-receipt.schema.json"
+	QueryRequestSchemaJSON  GetSchemaParamsSchemaFile = "query-request.schema.json"
+	QueryResponseSchemaJSON GetSchemaParamsSchemaFile = "query-response.schema.json"
+	QuerySubjectSchemaJSON  GetSchemaParamsSchemaFile = "query-subject.schema.json"
 )
 
 // Valid indicates whether the value is a known member of the GetSchemaParamsSchemaFile enum.
 func (e GetSchemaParamsSchemaFile) Valid() bool {
 	switch e {
-	case QueryReceiptSchemaJson:
+	case QueryReceiptSchemaJSON:
 		return true
-	case QueryRequestSchemaJson:
+	case QueryRequestSchemaJSON:
 		return true
-	case QueryResponseSchemaJson:
+	case QueryResponseSchemaJSON:
 		return true
-	case QuerySubjectSchemaJson:
+	case QuerySubjectSchemaJSON:
 		return true
 	default:
 		return false
@@ -178,8 +178,8 @@ type QueryDraft struct {
 	Subject             QuerySubject                         `json:"subject"`
 	Timing              aqp.QueryRequestTiming               `json:"timing"`
 
-	// TtlSeconds Seconds from issue to `expiresAt`.
-	TtlSeconds *int                 `json:"ttlSeconds,omitempty"`
+	// TTLSeconds Seconds from issue to `expiresAt`.
+	TTLSeconds *int                 `json:"ttlSeconds,omitempty"`
 	Type       aqp.QueryRequestType `json:"type"`
 }
 
@@ -207,7 +207,7 @@ type QueryResponse = aqp.QueryResponse
 // that dates and numbers read exactly as they were issued and accepted.
 type QueryState struct {
 	CreatedAt time.Time          `json:"createdAt"`
-	QueryId   openapi_types.UUID `json:"queryId"`
+	QueryID   openapi_types.UUID `json:"queryId"`
 
 	// Receipt The accepted receipt as stored; a continuation's capability reads `Bearer aqp-capability-withheld`.
 	Receipt *json.RawMessage `json:"receipt,omitempty"`
@@ -361,7 +361,7 @@ type ClientInterface interface {
 	// GetQuery One query's state, with its accepted response and receipt.
 	//
 	// Corresponds with GET /admin/v1/queries/{queryId} (the `GetQuery` operationId).
-	GetQuery(ctx context.Context, queryId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetQuery(ctx context.Context, queryID openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// SubmitResponseWithBody Submit a QueryResponse; get a QueryReceipt.
 	//
@@ -480,8 +480,8 @@ func (c *Client) CreateQuery(ctx context.Context, body CreateQueryJSONRequestBod
 // GetQuery One query's state, with its accepted response and receipt.
 //
 // Corresponds with GET /admin/v1/queries/{queryId} (the `GetQuery` operationId).
-func (c *Client) GetQuery(ctx context.Context, queryId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetQueryRequest(c.Server, queryId)
+func (c *Client) GetQuery(ctx context.Context, queryID openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetQueryRequest(c.Server, queryID)
 	if err != nil {
 		return nil, err
 	}
@@ -757,12 +757,12 @@ func NewCreateQueryRequestWithBody(server string, contentType string, body io.Re
 }
 
 // NewGetQueryRequest constructs an http.Request for the GetQuery method
-func NewGetQueryRequest(server string, queryId openapi_types.UUID) (*http.Request, error) {
+func NewGetQueryRequest(server string, queryID openapi_types.UUID) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
 
-	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "queryId", queryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "queryId", queryID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
 	if err != nil {
 		return nil, err
 	}
@@ -1049,7 +1049,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /admin/v1/queries/{queryId} (the `GetQuery` operationId).
-	GetQueryWithResponse(ctx context.Context, queryId openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetQueryResponse, error)
+	GetQueryWithResponse(ctx context.Context, queryID openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetQueryResponse, error)
 
 	// SubmitResponseWithBodyWithResponse Submit a QueryResponse; get a QueryReceipt.
 	//
@@ -1157,10 +1157,10 @@ type ListQueriesResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *QueryPage
-	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
-	ApplicationproblemJSON400 *Problem
-	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
-	ApplicationproblemJSON401 *Problem
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *Problem
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Problem
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -1168,14 +1168,14 @@ func (r ListQueriesResponse) GetJSON200() *QueryPage {
 	return r.JSON200
 }
 
-// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
-func (r ListQueriesResponse) GetApplicationproblemJSON400() *Problem {
-	return r.ApplicationproblemJSON400
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListQueriesResponse) GetApplicationProblemJSON400() *Problem {
+	return r.ApplicationProblemJSON400
 }
 
-// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
-func (r ListQueriesResponse) GetApplicationproblemJSON401() *Problem {
-	return r.ApplicationproblemJSON401
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListQueriesResponse) GetApplicationProblemJSON401() *Problem {
+	return r.ApplicationProblemJSON401
 }
 
 // GetBody returns the raw response body bytes
@@ -1212,14 +1212,14 @@ type CreateQueryResponse struct {
 	HTTPResponse *http.Response
 	// JSON201 the response for an HTTP 201 `application/json` response
 	JSON201 *QueryRequest
-	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
-	ApplicationproblemJSON400 *Problem
-	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
-	ApplicationproblemJSON401 *Problem
-	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
-	ApplicationproblemJSON413 *Problem
-	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
-	ApplicationproblemJSON415 *Problem
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *Problem
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Problem
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *Problem
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *Problem
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -1227,24 +1227,24 @@ func (r CreateQueryResponse) GetJSON201() *QueryRequest {
 	return r.JSON201
 }
 
-// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
-func (r CreateQueryResponse) GetApplicationproblemJSON400() *Problem {
-	return r.ApplicationproblemJSON400
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateQueryResponse) GetApplicationProblemJSON400() *Problem {
+	return r.ApplicationProblemJSON400
 }
 
-// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
-func (r CreateQueryResponse) GetApplicationproblemJSON401() *Problem {
-	return r.ApplicationproblemJSON401
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateQueryResponse) GetApplicationProblemJSON401() *Problem {
+	return r.ApplicationProblemJSON401
 }
 
-// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
-func (r CreateQueryResponse) GetApplicationproblemJSON413() *Problem {
-	return r.ApplicationproblemJSON413
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateQueryResponse) GetApplicationProblemJSON413() *Problem {
+	return r.ApplicationProblemJSON413
 }
 
-// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
-func (r CreateQueryResponse) GetApplicationproblemJSON415() *Problem {
-	return r.ApplicationproblemJSON415
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CreateQueryResponse) GetApplicationProblemJSON415() *Problem {
+	return r.ApplicationProblemJSON415
 }
 
 // GetBody returns the raw response body bytes
@@ -1281,12 +1281,12 @@ type GetQueryResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *QueryState
-	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
-	ApplicationproblemJSON400 *Problem
-	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
-	ApplicationproblemJSON401 *Problem
-	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
-	ApplicationproblemJSON404 *Problem
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *Problem
+	// ApplicationProblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationProblemJSON401 *Problem
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *Problem
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -1294,19 +1294,19 @@ func (r GetQueryResponse) GetJSON200() *QueryState {
 	return r.JSON200
 }
 
-// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
-func (r GetQueryResponse) GetApplicationproblemJSON400() *Problem {
-	return r.ApplicationproblemJSON400
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetQueryResponse) GetApplicationProblemJSON400() *Problem {
+	return r.ApplicationProblemJSON400
 }
 
-// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
-func (r GetQueryResponse) GetApplicationproblemJSON401() *Problem {
-	return r.ApplicationproblemJSON401
+// GetApplicationProblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetQueryResponse) GetApplicationProblemJSON401() *Problem {
+	return r.ApplicationProblemJSON401
 }
 
-// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
-func (r GetQueryResponse) GetApplicationproblemJSON404() *Problem {
-	return r.ApplicationproblemJSON404
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetQueryResponse) GetApplicationProblemJSON404() *Problem {
+	return r.ApplicationProblemJSON404
 }
 
 // GetBody returns the raw response body bytes
@@ -1360,8 +1360,8 @@ type SubmitResponseResponse struct {
 	JSON200 *Receipt
 	// JSON400 the response for an HTTP 400 `application/json` response
 	JSON400 *QueryReceipt
-	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
-	ApplicationproblemJSON400 *Problem
+	// ApplicationProblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationProblemJSON400 *Problem
 	// JSON401 the response for an HTTP 401 `application/json` response
 	JSON401 *QueryReceipt
 	// JSON404 the response for an HTTP 404 `application/json` response
@@ -1370,10 +1370,10 @@ type SubmitResponseResponse struct {
 	JSON409 *Receipt
 	// JSON410 the response for an HTTP 410 `application/json` response
 	JSON410 *Receipt
-	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
-	ApplicationproblemJSON413 *Problem
-	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
-	ApplicationproblemJSON415 *Problem
+	// ApplicationProblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationProblemJSON413 *Problem
+	// ApplicationProblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationProblemJSON415 *Problem
 	// JSON422 the response for an HTTP 422 `application/json` response
 	JSON422 *Receipt
 	// JSON429 the response for an HTTP 429 `application/json` response
@@ -1398,9 +1398,9 @@ func (r SubmitResponseResponse) GetJSON400() *QueryReceipt {
 	return r.JSON400
 }
 
-// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
-func (r SubmitResponseResponse) GetApplicationproblemJSON400() *Problem {
-	return r.ApplicationproblemJSON400
+// GetApplicationProblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r SubmitResponseResponse) GetApplicationProblemJSON400() *Problem {
+	return r.ApplicationProblemJSON400
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -1423,14 +1423,14 @@ func (r SubmitResponseResponse) GetJSON410() *Receipt {
 	return r.JSON410
 }
 
-// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
-func (r SubmitResponseResponse) GetApplicationproblemJSON413() *Problem {
-	return r.ApplicationproblemJSON413
+// GetApplicationProblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r SubmitResponseResponse) GetApplicationProblemJSON413() *Problem {
+	return r.ApplicationProblemJSON413
 }
 
-// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
-func (r SubmitResponseResponse) GetApplicationproblemJSON415() *Problem {
-	return r.ApplicationproblemJSON415
+// GetApplicationProblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r SubmitResponseResponse) GetApplicationProblemJSON415() *Problem {
+	return r.ApplicationProblemJSON415
 }
 
 // GetJSON422 returns the response for an HTTP 422 `application/json` response
@@ -1623,20 +1623,20 @@ func (r GetReadyResponse) ContentType() string {
 type GetSchemaResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
-	// ApplicationschemaJSON200 the response for an HTTP 200 `application/schema+json` response
-	ApplicationschemaJSON200 *map[string]interface{}
-	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
-	ApplicationproblemJSON404 *Problem
+	// ApplicationSchemaJSON200 the response for an HTTP 200 `application/schema+json` response
+	ApplicationSchemaJSON200 *map[string]interface{}
+	// ApplicationProblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationProblemJSON404 *Problem
 }
 
-// GetApplicationschemaJSON200 returns the response for an HTTP 200 `application/schema+json` response
-func (r GetSchemaResponse) GetApplicationschemaJSON200() *map[string]interface{} {
-	return r.ApplicationschemaJSON200
+// GetApplicationSchemaJSON200 returns the response for an HTTP 200 `application/schema+json` response
+func (r GetSchemaResponse) GetApplicationSchemaJSON200() *map[string]interface{} {
+	return r.ApplicationSchemaJSON200
 }
 
-// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
-func (r GetSchemaResponse) GetApplicationproblemJSON404() *Problem {
-	return r.ApplicationproblemJSON404
+// GetApplicationProblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetSchemaResponse) GetApplicationProblemJSON404() *Problem {
+	return r.ApplicationProblemJSON404
 }
 
 // GetBody returns the raw response body bytes
@@ -1725,8 +1725,8 @@ func (c *ClientWithResponses) CreateQueryWithResponse(ctx context.Context, body 
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /admin/v1/queries/{queryId} (the `GetQuery` operationId).
-func (c *ClientWithResponses) GetQueryWithResponse(ctx context.Context, queryId openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetQueryResponse, error) {
-	rsp, err := c.GetQuery(ctx, queryId, reqEditors...)
+func (c *ClientWithResponses) GetQueryWithResponse(ctx context.Context, queryID openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetQueryResponse, error) {
+	rsp, err := c.GetQuery(ctx, queryID, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -1886,14 +1886,14 @@ func ParseListQueriesResponse(rsp *http.Response) (*ListQueriesResponse, error) 
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON400 = &dest
+		response.ApplicationProblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Problem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON401 = &dest
+		response.ApplicationProblemJSON401 = &dest
 
 	}
 
@@ -1926,28 +1926,28 @@ func ParseCreateQueryResponse(rsp *http.Response) (*CreateQueryResponse, error) 
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON400 = &dest
+		response.ApplicationProblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Problem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON401 = &dest
+		response.ApplicationProblemJSON401 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest Problem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON413 = &dest
+		response.ApplicationProblemJSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
 		var dest Problem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON415 = &dest
+		response.ApplicationProblemJSON415 = &dest
 
 	}
 
@@ -1980,21 +1980,21 @@ func ParseGetQueryResponse(rsp *http.Response) (*GetQueryResponse, error) {
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON400 = &dest
+		response.ApplicationProblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest Problem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON401 = &dest
+		response.ApplicationProblemJSON401 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Problem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON404 = &dest
+		response.ApplicationProblemJSON404 = &dest
 
 	}
 
@@ -2034,7 +2034,7 @@ func ParseSubmitResponseResponse(rsp *http.Response) (*SubmitResponseResponse, e
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON400 = &dest
+		response.ApplicationProblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest QueryReceipt
@@ -2069,14 +2069,14 @@ func ParseSubmitResponseResponse(rsp *http.Response) (*SubmitResponseResponse, e
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON413 = &dest
+		response.ApplicationProblemJSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
 		var dest Problem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON415 = &dest
+		response.ApplicationProblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest Receipt
@@ -2230,14 +2230,14 @@ func ParseGetSchemaResponse(rsp *http.Response) (*GetSchemaResponse, error) {
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationschemaJSON200 = &dest
+		response.ApplicationSchemaJSON200 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Problem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
-		response.ApplicationproblemJSON404 = &dest
+		response.ApplicationProblemJSON404 = &dest
 
 	}
 
@@ -2257,7 +2257,7 @@ type ServerInterface interface {
 	CreateQuery(w http.ResponseWriter, r *http.Request)
 	// GetQuery One query's state, with its accepted response and receipt.
 	// (GET /admin/v1/queries/{queryId})
-	GetQuery(w http.ResponseWriter, r *http.Request, queryId openapi_types.UUID)
+	GetQuery(w http.ResponseWriter, r *http.Request, queryID openapi_types.UUID)
 	// SubmitResponse Submit a QueryResponse; get a QueryReceipt.
 	// (POST /aqp/v1/responses)
 	SubmitResponse(w http.ResponseWriter, r *http.Request)
@@ -2381,16 +2381,16 @@ func (siw *ServerInterfaceWrapper) GetQuery(w http.ResponseWriter, r *http.Reque
 	_ = err
 
 	// ------------- Path parameter "queryId" -------------
-	var queryId openapi_types.UUID
+	var queryID openapi_types.UUID
 
-	err = runtime.BindStyledParameterWithOptions("simple", "queryId", r.PathValue("queryId"), &queryId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: true})
+	err = runtime.BindStyledParameterWithOptions("simple", "queryId", r.PathValue("queryId"), &queryID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: true})
 	if err != nil {
 		siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "queryId", Err: err})
 		return
 	}
 
 	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		siw.Handler.GetQuery(w, r, queryId)
+		siw.Handler.GetQuery(w, r, queryID)
 	}))
 
 	for _, middleware := range siw.HandlerMiddlewares {

@@ -177,8 +177,8 @@ type QueryRequestDelivery struct {
 type QueryRequestDeliveryBinding string
 
 const QueryRequestDeliveryBindingA2A QueryRequestDeliveryBinding = "a2a"
-const QueryRequestDeliveryBindingHttps QueryRequestDeliveryBinding = "https"
-const QueryRequestDeliveryBindingMcp QueryRequestDeliveryBinding = "mcp"
+const QueryRequestDeliveryBindingHTTPS QueryRequestDeliveryBinding = "https"
+const QueryRequestDeliveryBindingMCP QueryRequestDeliveryBinding = "mcp"
 const QueryRequestDeliveryBindingOther QueryRequestDeliveryBinding = "other"
 
 type QueryRequestRequestedRespondent string
@@ -364,6 +364,6 @@ type QuerySubjectProtocol string
 
 const QuerySubjectProtocolA2A QuerySubjectProtocol = "a2a"
 const QuerySubjectProtocolAqp QuerySubjectProtocol = "aqp"
-const QuerySubjectProtocolHttps QuerySubjectProtocol = "https"
-const QuerySubjectProtocolMcp QuerySubjectProtocol = "mcp"
+const QuerySubjectProtocolHTTPS QuerySubjectProtocol = "https"
+const QuerySubjectProtocolMCP QuerySubjectProtocol = "mcp"
 const QuerySubjectProtocolOther QuerySubjectProtocol = "other"
