@@ -24,6 +24,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -55,9 +56,43 @@ func main() {
 	freezeFor := flag.Duration("freeze-for", 20*time.Second, "freeze mode: how long PostgreSQL stays frozen")
 	storeTimeout := flag.Duration("store-timeout", 2*time.Second, "freeze mode: the collector's --store-timeout")
 	binding := flag.String("binding", "all", "hostile-bindings mode: https, mcp, a2a-jsonrpc, a2a-jsonrpc-0.3, a2a-rest, a2a-grpc (comma-separated) or all")
+	aqpOld := flag.String("aqp-old", "", "rig mode: an older aqp binary measured beside -aqp in the same rounds (before/after from one run)")
+	pgURL := flag.String("pg", "postgres://postgres@127.0.0.1:5432/test?sslmode=disable", "rig mode: the PostgreSQL server the rig creates its databases on (\"\" skips PostgreSQL)")
+	pgbench := flag.String("pgbench", "/usr/bin/pgbench", "rig mode: pgbench, the bare PostgreSQL anchor (skipped when missing)")
+	quick := flag.Bool("quick", false, "rig mode: one round of 3000 submissions per phase (about a minute) instead of -rounds of -requests")
+	only := flag.String("only", "", "rig mode: a regular expression; only rows whose \"where subject aqp\" matches run")
+	addr := flag.String("addr", "127.0.0.1:0", "bare-serve mode (the rig's child): listen address")
 	flag.Parse()
+	set := map[string]bool{}
+	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	err := error(nil)
 	switch *mode {
+	case "bare-serve":
+		err = serveBare(*addr)
+	case "rig":
+		cfg := rigConfig{aqpNew: *aqpBin, aqpOld: *aqpOld, pgURL: *pgURL, pgbench: *pgbench, clients: *clients,
+			requests: 6000, rounds: 3, pgbenchFor: 5 * time.Second, dir: *dir}
+		if set["requests"] {
+			cfg.requests = *requests
+		}
+		if set["rounds"] {
+			cfg.rounds = *rounds
+		}
+		if *quick {
+			cfg.requests, cfg.rounds, cfg.pgbenchFor = 3000, 1, 3*time.Second
+		}
+		if *only != "" {
+			if cfg.only, err = regexp.Compile(*only); err != nil {
+				break
+			}
+		}
+		if cfg.dir == "" {
+			if cfg.dir, err = os.MkdirTemp("", "aqp-rig-"); err != nil {
+				break
+			}
+			defer os.RemoveAll(cfg.dir)
+		}
+		err = runRig(context.Background(), cfg)
 	case "throughput":
 		err = run(*clients, *requests, *fsyncFor, *dir)
 	case "flood", "hostile", "hostile-bindings", "hostile-respondent", "freeze":
