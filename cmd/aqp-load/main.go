@@ -26,6 +26,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -39,6 +40,7 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/internal/workload"
 	"github.com/agentqueryprotocol/aqp-go/service"
 	"github.com/agentqueryprotocol/aqp-go/store/memory"
+	"github.com/agentqueryprotocol/aqp-go/store/postgres"
 	"github.com/agentqueryprotocol/aqp-go/store/sqlite"
 )
 
@@ -61,6 +63,8 @@ func main() {
 	pgbench := flag.String("pgbench", "/usr/bin/pgbench", "rig mode: pgbench, the bare PostgreSQL anchor (skipped when missing)")
 	quick := flag.Bool("quick", false, "rig mode: one round of 3000 submissions per phase (about a minute) instead of -rounds of -requests")
 	only := flag.String("only", "", "rig mode: a regular expression; only rows whose \"where subject aqp\" matches run")
+	cpuProfile := flag.String("cpuprofile", "", "throughput mode: write a CPU profile of the collector phases (the load program's own process) to this file")
+	memProfile := flag.String("memprofile", "", "throughput mode: write an allocation profile of the collector phases to this file")
 	addr := flag.String("addr", "127.0.0.1:0", "bare-serve mode (the rig's child): listen address")
 	flag.Parse()
 	set := map[string]bool{}
@@ -94,7 +98,7 @@ func main() {
 		}
 		err = runRig(context.Background(), cfg)
 	case "throughput":
-		err = run(*clients, *requests, *fsyncFor, *dir)
+		err = run(*clients, *requests, *fsyncFor, *dir, *pgURL, *cpuProfile, *memProfile)
 	case "flood", "hostile", "hostile-bindings", "hostile-respondent", "freeze":
 		d := *dir
 		if d == "" {
@@ -128,7 +132,7 @@ func main() {
 	}
 }
 
-func run(clients, requests int, fsyncFor time.Duration, dir string) error {
+func run(clients, requests int, fsyncFor time.Duration, dir, pgURL, cpuProfile, memProfile string) error {
 	ctx := context.Background()
 	if dir == "" {
 		d, err := os.MkdirTemp("", "aqp-load-")
@@ -151,6 +155,10 @@ func run(clients, requests int, fsyncFor time.Duration, dir string) error {
 		return err
 	}
 	results = append(results, bare)
+	profileTo, allocsTo = cpuProfile, memProfile
+	if memProfile != "" {
+		runtime.MemProfileRate = 64 << 10
+	}
 	mem, err := phase(ctx, "collector, memory store", clients, requests, collectorSetup(func() (collector.Store, func() (int, error), error) {
 		s := memory.New()
 		// The collector closes its handle when the phase ends; count through a new handle on the same data.
@@ -180,6 +188,31 @@ func run(clients, requests int, fsyncFor time.Duration, dir string) error {
 		return err
 	}
 	results = append(results, sq)
+	if pgURL != "" {
+		dsn, drop, err := freshPG(ctx, pgURL, "aqp_load_")
+		if err != nil {
+			return err
+		}
+		defer drop()
+		pg, err := phase(ctx, "collector, PostgreSQL store", clients, requests, collectorSetup(func() (collector.Store, func() (int, error), error) {
+			s, err := postgres.Open(ctx, dsn)
+			if err != nil {
+				return nil, nil, err
+			}
+			return s, func() (int, error) {
+				r, err := postgres.Open(ctx, dsn)
+				if err != nil {
+					return 0, err
+				}
+				defer r.Close()
+				return countAnswered(ctx, r)
+			}, nil
+		}))
+		if err != nil {
+			return err
+		}
+		results = append(results, pg)
+	}
 
 	fmt.Println("| phase | accepted/s | p50 | p99 | max | accepted | other | stored (re-read) | vs baseline |")
 	fmt.Println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
@@ -275,6 +308,10 @@ func phase(ctx context.Context, name string, clients, n int, s setup) (result, e
 	client := &http.Client{Transport: &http.Transport{MaxIdleConns: clients * 2, MaxIdleConnsPerHost: clients * 2, DisableCompression: true}}
 	lat := make([]time.Duration, n)
 	var ok, other atomic.Int64
+	stopProfile, err := profile(name)
+	if err != nil {
+		return result{}, err
+	}
 	start := time.Now()
 	_ = forEach(n, clients, func(i int) error {
 		j := jobs[i]
@@ -297,7 +334,9 @@ func phase(ctx context.Context, name string, clients, n int, s setup) (result, e
 		}
 		return nil
 	})
-	r := result{name: name, elapsed: time.Since(start), latencies: lat, ok: int(ok.Load()), other: int(other.Load()), stored: -1}
+	elapsed := time.Since(start)
+	stopProfile()
+	r := result{name: name, elapsed: elapsed, latencies: lat, ok: int(ok.Load()), other: int(other.Load()), stored: -1}
 	slices.Sort(r.latencies)
 	if stored != nil {
 		stopOnce()
@@ -306,6 +345,47 @@ func phase(ctx context.Context, name string, clients, n int, s setup) (result, e
 		}
 	}
 	return r, nil
+}
+
+// profileTo and allocsTo name the files -cpuprofile and -memprofile write, one per collector phase (the file name
+// with the phase's store appended: FILE.memory, FILE.sqlite, FILE.postgresql).
+var profileTo, allocsTo string
+
+// profile starts the CPU profile of a collector phase's timed part; the function it returns stops it and writes
+// the allocation profile (the allocations since the previous phase's, which pprof -sample_index=alloc_space reads
+// as a difference only with -base; each file is cumulative).
+func profile(name string) (func(), error) {
+	if !strings.HasPrefix(name, "collector, ") {
+		return func() {}, nil
+	}
+	suffix := "." + strings.ToLower(strings.Fields(strings.TrimPrefix(name, "collector, "))[0])
+	stops := []func(){}
+	if profileTo != "" {
+		f, err := os.Create(profileTo + suffix)
+		if err != nil {
+			return nil, err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return nil, err
+		}
+		stops = append(stops, func() { pprof.StopCPUProfile(); f.Close() })
+	}
+	if allocsTo != "" {
+		runtime.GC()
+		stops = append(stops, func() {
+			runtime.GC()
+			if f, err := os.Create(allocsTo + suffix); err == nil {
+				_ = pprof.Lookup("allocs").WriteTo(f, 0)
+				f.Close()
+			}
+		})
+	}
+	return func() {
+		for _, s := range stops {
+			s()
+		}
+	}, nil
 }
 
 // listen starts an HTTP server on a loopback port.
