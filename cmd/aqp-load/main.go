@@ -5,6 +5,13 @@
 //
 //	go run ./cmd/aqp-load [-clients 32] [-requests 30000]
 //
+// The rig is BENCHMARKS.md's throughput table in one command: every store (memory and SQLite in process; SQLite,
+// PostgreSQL and two processes on one PostgreSQL against `aqp serve` children) and every binding column (HTTPS,
+// both MCP eras, each A2A transport), each right after its bare baseline in the same round, pgbench -N beside the
+// PostgreSQL rows, and with -aqp-old an older binary's rows from the same rounds (about 5 minutes; -quick about 1):
+//
+//	go run ./cmd/aqp-load -mode rig [-quick] [-aqp bin/aqp] [-aqp-old /tmp/aqp-old] [-pg postgres://…] [-only REGEXP]
+//
 // Two more modes reproduce attacks on a real `aqp serve` process (built from ./cmd/aqp unless -aqp names a binary):
 //
 //	go run ./cmd/aqp-load -mode flood     # a wrong-capability flood against one query; the genuine respondent's outcomes
@@ -49,7 +56,7 @@ func main() {
 	requests := flag.Int("requests", 30000, "submissions per phase (each to its own query)")
 	fsyncFor := flag.Duration("fsync-for", 2*time.Second, "how long to measure the fsync rate")
 	dir := flag.String("dir", "", "directory for the SQLite database and the fsync probe (default: a temporary one)")
-	mode := flag.String("mode", "throughput", "throughput, flood or hostile")
+	mode := flag.String("mode", "throughput", "throughput, rig, flood, hostile, hostile-bindings, hostile-respondent or freeze")
 	aqpBin := flag.String("aqp", "", "the aqp binary the flood and hostile modes run (default: built from ./cmd/aqp)")
 	floodFor := flag.Duration("flood-for", 4*time.Second, "flood mode: how long each flood lasts")
 	hostile := flag.Int("hostile", 100, "hostile mode: concurrent 1 MiB bodies per round")
@@ -124,7 +131,7 @@ func main() {
 			err = runFreeze(context.Background(), *aqpBin, *pgBin, d, 200, 8, *storeTimeout, *freezeFor)
 		}
 	default:
-		err = fmt.Errorf("-mode must be throughput, flood, hostile, hostile-bindings, hostile-respondent or freeze, got %q", *mode)
+		err = fmt.Errorf("-mode must be throughput, rig, flood, hostile, hostile-bindings, hostile-respondent or freeze, got %q", *mode)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "aqp-load:", err)

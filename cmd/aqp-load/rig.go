@@ -218,6 +218,9 @@ func runRig(ctx context.Context, cfg rigConfig) error {
 			return []*collectorProcess{p}, err
 		})
 		for _, c := range columns {
+			if tag == "old" && c.binding != "https" {
+				continue // before/after is the stores' question; the binding columns are measured on the new binary
+			}
 			add(&rigRow{name: "SQLite store (durable), " + c.name, where: "aqp serve", binary: tag, baseline: "bare " + bareName(c) + ", child process",
 				run: pairWith(outBare(c), func(ctx context.Context) (sample, error) { return serveMeasure(ctx, cfg, sqliteProc, c) })})
 		}
