@@ -74,6 +74,7 @@ type sample struct {
 	perSec    float64
 	p50, p99  time.Duration
 	ok, other int
+	db        *dbCost // PostgreSQL rows: what each operation cost the server
 }
 
 // rigRow is one line of the table: a subject and its baseline, both measured every round, and their ratios.
@@ -191,7 +192,9 @@ func runRig(ctx context.Context, cfg rigConfig) error {
 			if out, err := exec.CommandContext(ctx, cfg.pgbench, "-i", "-q", "-s", "4", dsn).CombinedOutput(); err != nil {
 				return fmt.Errorf("pgbench -i: %v\n%s", err, out)
 			}
-			pgbenchAnchor = func(ctx context.Context) (sample, error) { return runPgbench(ctx, cfg, dsn) }
+			pgbenchAnchor = func(ctx context.Context) (sample, error) {
+				return metered(ctx, cfg, func() (sample, error) { return runPgbench(ctx, cfg, dsn) })
+			}
 		}
 	}
 	for _, b := range binaries {
@@ -222,7 +225,7 @@ func runRig(ctx context.Context, cfg rigConfig) error {
 				continue // before/after is the stores' question; the binding columns are measured on the new binary
 			}
 			add(&rigRow{name: "SQLite store (durable), " + c.name, where: "aqp serve", binary: tag, baseline: "bare " + bareName(c) + ", child process",
-				run: pairWith(outBare(c), func(ctx context.Context) (sample, error) { return serveMeasure(ctx, cfg, sqliteProc, c) })})
+				run: pairWith(outBare(c), func(ctx context.Context) (sample, error) { return serveMeasure(ctx, cfg, sqliteProc, c, false) })})
 		}
 		if cfg.pgURL == "" {
 			continue
@@ -251,14 +254,14 @@ func runRig(ctx context.Context, cfg rigConfig) error {
 		one, two := pgProcs(1), pgProcs(2)
 		https := columns[0]
 		add(&rigRow{name: "PostgreSQL store, HTTPS", where: "aqp serve", binary: tag, baseline: "bare net/http, child process",
-			run: pairWith(outBare(https), func(ctx context.Context) (sample, error) { return serveMeasure(ctx, cfg, one, https) })})
+			run: pairWith(outBare(https), func(ctx context.Context) (sample, error) { return serveMeasure(ctx, cfg, one, https, true) })})
 		if pgbenchAnchor != nil {
 			add(&rigRow{name: "PostgreSQL store, HTTPS", where: "aqp serve", binary: tag, baseline: "pgbench -N, 16 clients",
-				run: pairWith(pgbenchAnchor, func(ctx context.Context) (sample, error) { return serveMeasure(ctx, cfg, one, https) })})
+				run: pairWith(pgbenchAnchor, func(ctx context.Context) (sample, error) { return serveMeasure(ctx, cfg, one, https, true) })})
 		}
 		add(&rigRow{name: "PostgreSQL store, two aqp serve, HTTPS", where: "aqp serve", binary: tag, baseline: "one aqp serve on PostgreSQL",
-			run: pairWith(func(ctx context.Context) (sample, error) { return serveMeasure(ctx, cfg, one, https) },
-				func(ctx context.Context) (sample, error) { return serveMeasure(ctx, cfg, two, https) })})
+			run: pairWith(func(ctx context.Context) (sample, error) { return serveMeasure(ctx, cfg, one, https, true) },
+				func(ctx context.Context) (sample, error) { return serveMeasure(ctx, cfg, two, https, true) })})
 	}
 	if len(rows) == 0 {
 		return errors.New("-only selects no row")
@@ -299,6 +302,33 @@ func runRig(ctx context.Context, cfg rigConfig) error {
 		fmt.Printf("| %s | %s | %s | %.0f | %s | %s | %.0f | %s | **%s** |\n", r.where, r.name, r.binary,
 			median(r.subjects, func(s sample) float64 { return s.perSec }), p99, r.baseline,
 			median(r.bases, func(s sample) float64 { return s.perSec }), strings.Join(ratios, " "), pct(medianF(rs), r.baseline))
+	}
+	var costs []string
+	for _, r := range rows {
+		for _, side := range []struct {
+			name string
+			xs   []sample
+		}{{r.name + " (" + r.binary + ")", r.subjects}, {r.baseline, r.bases}} {
+			if len(side.xs) == 0 || side.xs[0].db == nil || strings.HasPrefix(side.name, "bare") || strings.HasPrefix(side.name, "one aqp") {
+				continue
+			}
+			line := fmt.Sprintf("| %s | %.0f µs | %.0f B |", side.name,
+				median(side.xs, func(s sample) float64 { return float64(s.db.cpu) / float64(time.Microsecond) }),
+				median(side.xs, func(s sample) float64 { return s.db.wal }))
+			if !slices.ContainsFunc(costs, func(c string) bool { return strings.HasPrefix(c, "| "+side.name+" |") }) {
+				costs = append(costs, line)
+			}
+		}
+	}
+	if len(costs) > 0 {
+		fmt.Println()
+		fmt.Println("What each acceptance (pgbench: each transaction) cost the PostgreSQL server, medians over the rounds:")
+		fmt.Println()
+		fmt.Println("| subject | server CPU per operation | WAL per operation |")
+		fmt.Println("| --- | ---: | ---: |")
+		for _, c := range costs {
+			fmt.Println(c)
+		}
 	}
 	for _, r := range rows {
 		for _, s := range r.subjects {
@@ -484,7 +514,7 @@ func inProcessCollector(ctx context.Context, cfg rigConfig, store string) (sampl
 
 // serveMeasure issues cfg.requests queries over the column's binding through the first process's admin API, then
 // submits a fresh response to each, spread over all the processes (they share the store).
-func serveMeasure(ctx context.Context, cfg rigConfig, procs func() ([]*collectorProcess, error), c column) (sample, error) {
+func serveMeasure(ctx context.Context, cfg rigConfig, procs func() ([]*collectorProcess, error), c column, onPG bool) (sample, error) {
 	ps, err := procs()
 	if err != nil {
 		return sample{}, err
@@ -534,6 +564,9 @@ func serveMeasure(ctx context.Context, cfg rigConfig, procs func() ([]*collector
 		if c.grpc {
 			return sample{}, errors.New("two processes: gRPC not supported")
 		}
+	}
+	if onPG {
+		return metered(ctx, cfg, func() (sample, error) { return drive(ctx, cfg.clients, jobs) })
 	}
 	return drive(ctx, cfg.clients, jobs)
 }
@@ -632,7 +665,7 @@ func freshPG(ctx context.Context, serverURL, prefix string) (string, func(), err
 }
 
 var tpsLine = regexp.MustCompile(`tps = ([0-9.]+) \(without initial connection time\)`)
-var latLine = regexp.MustCompile(`latency average = ([0-9.]+) ms`)
+var txLine = regexp.MustCompile(`number of transactions actually processed: ([0-9]+)`)
 
 // runPgbench runs pgbench's built-in simple-update script (-N: one row updated, one read, one inserted, in a
 // transaction of five statements) with 16 clients: the server's own rate of small durable write transactions.
@@ -646,5 +679,121 @@ func runPgbench(ctx context.Context, cfg rigConfig, dsn string) (sample, error) 
 		return sample{}, fmt.Errorf("pgbench printed no tps:\n%s", out)
 	}
 	tps, _ := strconv.ParseFloat(string(m[1]), 64)
-	return sample{perSec: tps}, nil
+	s := sample{perSec: tps}
+	if m := txLine.FindSubmatch(out); m != nil {
+		s.ok, _ = strconv.Atoi(string(m[1]))
+	}
+	return s, nil
+}
+
+// pgMeter reads what the PostgreSQL server has spent: the CPU time of all its processes (the postmaster's own and
+// its reaped children's, plus every live child's) and its WAL position. The difference around a phase, divided by
+// the phase's acceptances, is what one acceptance costs the database — the figure that says how many collector
+// processes one server can carry. Only for a server on this machine (found by its process name); nil otherwise.
+type pgMeter struct{ postmaster int }
+
+func newPGMeter() *pgMeter {
+	dirs, _ := os.ReadDir("/proc")
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		st, err := procStat(pid)
+		if err == nil && st.comm == "postgres" && st.ppid != 0 {
+			if parent, err := procStat(st.ppid); err != nil || parent.comm != "postgres" {
+				return &pgMeter{postmaster: pid}
+			}
+		}
+	}
+	return nil
+}
+
+type statFields struct {
+	comm                         string
+	ppid                         int
+	utime, stime, cutime, cstime int64
+}
+
+// procStat parses /proc/PID/stat (man 5 proc): comm in parentheses, then ppid (4th), utime, stime, cutime, cstime
+// (14th–17th) in clock ticks.
+func procStat(pid int) (statFields, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return statFields{}, err
+	}
+	s := string(b)
+	open, closing := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+	if open < 0 || closing < open {
+		return statFields{}, errors.New("malformed stat")
+	}
+	f := strings.Fields(s[closing+1:])
+	if len(f) < 15 {
+		return statFields{}, errors.New("malformed stat")
+	}
+	n := func(i int) int64 { v, _ := strconv.ParseInt(f[i], 10, 64); return v }
+	return statFields{comm: s[open+1 : closing], ppid: int(n(1)), utime: n(11), stime: n(12), cutime: n(13), cstime: n(14)}, nil
+}
+
+// cpu is the server's CPU time so far.
+func (m *pgMeter) cpu() time.Duration {
+	const tick = 10 * time.Millisecond // USER_HZ is 100 on Linux
+	pm, err := procStat(m.postmaster)
+	if err != nil {
+		return 0
+	}
+	total := pm.utime + pm.stime + pm.cutime + pm.cstime
+	dirs, _ := os.ReadDir("/proc")
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		if st, err := procStat(pid); err == nil && st.ppid == m.postmaster {
+			total += st.utime + st.stime
+		}
+	}
+	return time.Duration(total) * tick
+}
+
+// wal is the server's current WAL position in bytes.
+func walPosition(ctx context.Context, serverURL string) (float64, error) {
+	conn, err := pgx.Connect(ctx, serverURL)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close(ctx)
+	var v float64
+	err = conn.QueryRow(ctx, `SELECT (pg_current_wal_lsn() - '0/0'::pg_lsn)::float8`).Scan(&v)
+	return v, err
+}
+
+// dbCost is what a phase cost the PostgreSQL server, per operation.
+type dbCost struct {
+	cpu time.Duration
+	wal float64
+}
+
+// metered runs phase and adds the database's CPU and WAL per accepted operation to its sample.
+func metered(ctx context.Context, cfg rigConfig, phase func() (sample, error)) (sample, error) {
+	m := newPGMeter()
+	if m == nil || cfg.pgURL == "" {
+		return phase()
+	}
+	cpu0 := m.cpu()
+	wal0, err := walPosition(ctx, cfg.pgURL)
+	if err != nil {
+		return phase()
+	}
+	s, err := phase()
+	if err != nil || s.ok == 0 {
+		return s, err
+	}
+	cpu1 := m.cpu()
+	wal1, err := walPosition(ctx, cfg.pgURL)
+	if err != nil {
+		return s, nil
+	}
+	s.db = &dbCost{cpu: (cpu1 - cpu0) / time.Duration(s.ok), wal: (wal1 - wal0) / float64(s.ok)}
+	return s, nil
 }
