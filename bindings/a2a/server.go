@@ -149,7 +149,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (s *Server) rejected(reason string) { collector.RejectedOnWire(s.sub, Name, reason) }
+func (s *Server) rejected(reason string) { s.sub.WireRejected(Name, reason) }
 
 // generation is a protocol generation's wire forms.
 type generation struct {

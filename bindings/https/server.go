@@ -58,4 +58,4 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	writeOutcome(w, out, r.Header.Get("Authorization"))
 }
 
-func (s *Server) rejected(reason string) { collector.RejectedOnWire(s.sub, Name, reason) }
+func (s *Server) rejected(reason string) { s.sub.WireRejected(Name, reason) }

@@ -318,7 +318,7 @@ func (s *Server) call(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 	return Result(out), nil
 }
 
-func (s *Server) rejected(reason string) { collector.RejectedOnWire(s.sub, Name, reason) }
+func (s *Server) rejected(reason string) { s.sub.WireRejected(Name, reason) }
 
 func firstByte(b []byte) byte {
 	b = bytes.TrimLeft(b, " \t\r\n")

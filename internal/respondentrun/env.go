@@ -61,7 +61,7 @@ type recorder struct {
 }
 
 func (r *recorder) wrap(sub collector.Submitter) collector.Submitter {
-	return collector.SubmitterFunc(func(ctx context.Context, s collector.Submission) collector.Outcome {
+	return collector.Wrap(sub, func(ctx context.Context, s collector.Submission) collector.Outcome {
 		r.clock.RLock()
 		out := sub.Submit(ctx, s)
 		r.clock.RUnlock()
