@@ -127,4 +127,3 @@ type Issuer interface {
 }
 
 var _ Issuer = (*Collector)(nil)
-
