@@ -65,7 +65,7 @@ func TestOneCarriageCap(t *testing.T) {
 				items[i] = map[string]any{}
 			}
 			res := mcp.NewToolResultText("x")
-			res.Meta = &mcp.Meta{AdditionalFields: map[string]any{aqpmcp.QueriesMetaKey: items}}
+			res.Meta = &mcp.Meta{AdditionalFields: map[string]any{aqpmcp.QueriesKey: items}}
 			kept, dropped := aqpmcp.Queries(res)
 			return len(kept), len(dropped) - core.MaxQueries // the first 16 are dropped as not requests
 		}},

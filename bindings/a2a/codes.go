@@ -71,10 +71,10 @@ func WireFor(code core.Code) Wire {
 	return wireOf[code]
 }
 
-// ErrorForm is how one A2A error is written on each transport: the JSON-RPC code, the HTTP+JSON status with its
+// errorForm is how one A2A error is written on each transport: the JSON-RPC code, the HTTP+JSON status with its
 // google.rpc status name, and the gRPC code. The A2A errors are a2a-go's sentinels, so a2a-go's clients
 // (errors.Is) and every other SDK that follows A2A 1.0's mapping read them alike.
-type ErrorForm struct {
+type errorForm struct {
 	// Err is the A2A error, a2a-go's sentinel.
 	Err error
 	// JSONRPC is the JSON-RPC error code.
@@ -88,7 +88,7 @@ type ErrorForm struct {
 
 // errorForms is the binding's one table of the A2A errors it answers with, on every transport (A2A 1.0 §5.4,
 // a2a-go's mappings). A test writes every entry over every transport.
-var errorForms = []ErrorForm{
+var errorForms = []errorForm{
 	{a2a.ErrParseError, CodeParseError, http.StatusBadRequest, "INVALID_ARGUMENT", codes.InvalidArgument},
 	{a2a.ErrInvalidRequest, CodeInvalidRequest, http.StatusBadRequest, "INVALID_ARGUMENT", codes.InvalidArgument},
 	{a2a.ErrMethodNotFound, CodeMethodNotFound, http.StatusNotImplemented, "UNIMPLEMENTED", codes.Unimplemented},
@@ -98,9 +98,9 @@ var errorForms = []ErrorForm{
 	{a2a.ErrVersionNotSupported, CodeVersionNotSupported, http.StatusBadRequest, "FAILED_PRECONDITION", codes.FailedPrecondition},
 }
 
-// ErrorFormFor is the wire form of one of the binding's A2A errors; it panics on an error outside the table, which
+// errorFormFor is the wire form of one of the binding's A2A errors; it panics on an error outside the table, which
 // is a programming error the table test rules out.
-func ErrorFormFor(err error) ErrorForm {
+func errorFormFor(err error) errorForm {
 	for _, f := range errorForms {
 		if f.Err == err {
 			return f
@@ -108,6 +108,3 @@ func ErrorFormFor(err error) ErrorForm {
 	}
 	panic(fmt.Sprintf("a2a: %v is not in the binding's error table", err))
 }
-
-// ErrorForms lists the binding's A2A errors and their wire forms, for tests and documentation.
-func ErrorForms() []ErrorForm { return append([]ErrorForm(nil), errorForms...) }

@@ -40,10 +40,10 @@ func TestEveryReceiptCodeHasAWire(t *testing.T) {
 // both generations, an HTTP+JSON google.rpc.Status, a gRPC status — and reads back the code, the status and the
 // ErrorInfo reason a2a-go/v2 names the error by.
 func TestErrorFormsOnEveryTransport(t *testing.T) {
-	if len(ErrorForms()) != len(errorForms) || len(errorForms) != 7 {
+	if len(errorForms) != 7 {
 		t.Fatalf("the table has %d entries", len(errorForms))
 	}
-	for _, f := range ErrorForms() {
+	for _, f := range errorForms {
 		reason := a2a.ErrorReason(f.Err)
 		for _, v10 := range []bool{true, false} {
 			var r struct {
@@ -88,8 +88,8 @@ func TestErrorFormsOnEveryTransport(t *testing.T) {
 	}
 	defer func() {
 		if recover() == nil {
-			t.Error("ErrorFormFor of an error outside the table did not panic")
+			t.Error("errorFormFor of an error outside the table did not panic")
 		}
 	}()
-	ErrorFormFor(errors.New("not in the table"))
+	errorFormFor(errors.New("not in the table"))
 }

@@ -22,7 +22,7 @@ type Wire struct {
 
 // wireOf is the binding's one table from receipt code to its wire form. A test fails when a receipt code of
 // core.ReceiptCodes has no entry, so a new code cannot reach the wire unmapped. A 401 also carries a
-// WWW-Authenticate challenge (Challenge), as HTTP asks of every 401.
+// WWW-Authenticate challenge, as HTTP asks of every 401.
 var wireOf = map[core.Code]Wire{
 	core.CodeInvalidResponse:    {Status: http.StatusBadRequest},
 	core.CodeUnsupportedVersion: {Status: http.StatusBadRequest},
@@ -67,7 +67,7 @@ func writeOutcome(w http.ResponseWriter, out collector.Outcome, authorization st
 	}
 	wire := WireFor(out.Code)
 	if wire.Status == http.StatusUnauthorized {
-		w.Header().Set("WWW-Authenticate", Challenge(authorization))
+		w.Header().Set("WWW-Authenticate", challenge(authorization))
 	}
 	if wire.RetryAfter {
 		w.Header().Set("Retry-After", strconv.Itoa(out.RetryAfter))
@@ -75,10 +75,10 @@ func writeOutcome(w http.ResponseWriter, out collector.Outcome, authorization st
 	httpio.WriteJSON(w, wire.Status, out.Receipt)
 }
 
-// Challenge is the WWW-Authenticate value of a 401 (D42, RFC 6750 §3.1): `Bearer realm="aqp"` when the request
+// challenge is the WWW-Authenticate value of a 401 (D42, RFC 6750 §3.1): `Bearer realm="aqp"` when the request
 // carried no bearer token — no credentials, or another scheme's — since such a request gets no error code, and
 // `Bearer realm="aqp", error="invalid_token"` when it carried one that is not the query's capability.
-func Challenge(authorization string) string {
+func challenge(authorization string) string {
 	if !HasBearerToken(authorization) {
 		return `Bearer realm="aqp"`
 	}

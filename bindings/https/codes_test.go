@@ -47,8 +47,8 @@ func TestChallenge(t *testing.T) {
 		{"Bearer wrong", `Bearer realm="aqp", error="invalid_token"`},
 		{"bearer wrong", `Bearer realm="aqp", error="invalid_token"`},
 	} {
-		if got := Challenge(tc.authorization); got != tc.want {
-			t.Errorf("Challenge(%q) = %s, want %s", tc.authorization, got, tc.want)
+		if got := challenge(tc.authorization); got != tc.want {
+			t.Errorf("challenge(%q) = %s, want %s", tc.authorization, got, tc.want)
 		}
 	}
 }

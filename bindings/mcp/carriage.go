@@ -15,9 +15,9 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
-// QueriesMetaKey is the _meta key of a tool result that carries queries to the calling agent (§6): an array of
+// QueriesKey is the _meta key of a tool result that carries queries to the calling agent (§6): an array of
 // QueryRequest objects.
-const QueriesMetaKey = spec.MCPQueriesMetaKey
+const QueriesKey = spec.MCPQueriesMetaKey
 
 // MaxQueries bounds how many queries a tool result carries: Attach refuses more, and a host reads no more from
 // one result, dropping the rest with a reason (core.MaxQueries, the same in every binding, D34).
@@ -48,11 +48,11 @@ func Attach(res *mcp.CallToolResult, requests ...[]byte) error {
 	if res.Meta.AdditionalFields == nil {
 		res.Meta.AdditionalFields = map[string]any{}
 	}
-	existing, _ := res.Meta.AdditionalFields[QueriesMetaKey].([]any)
+	existing, _ := res.Meta.AdditionalFields[QueriesKey].([]any)
 	if len(existing)+len(add) > MaxQueries {
 		return fmt.Errorf("mcp: %d queries on one tool result; at most %d are carried", len(existing)+len(add), MaxQueries)
 	}
-	res.Meta.AdditionalFields[QueriesMetaKey] = append(existing, add...)
+	res.Meta.AdditionalFields[QueriesKey] = append(existing, add...)
 	return nil
 }
 
@@ -109,13 +109,13 @@ func Queries(res *mcp.CallToolResult) ([]core.CarriedQuery, []core.Dropped) {
 	if res == nil || res.Meta == nil {
 		return nil, nil
 	}
-	v, ok := res.Meta.AdditionalFields[QueriesMetaKey]
+	v, ok := res.Meta.AdditionalFields[QueriesKey]
 	if !ok {
 		return nil, nil
 	}
 	items, ok := v.([]any)
 	if !ok {
-		return nil, []core.Dropped{{Index: -1, Rule: core.CarriageArray, Reason: fmt.Sprintf("_meta[%q] is %s, not an array of QueryRequest", QueriesMetaKey, jsonType(v))}}
+		return nil, []core.Dropped{{Index: -1, Rule: core.CarriageArray, Reason: fmt.Sprintf("_meta[%q] is %s, not an array of QueryRequest", QueriesKey, jsonType(v))}}
 	}
 	var out []core.CarriedQuery
 	var dropped []core.Dropped

@@ -86,7 +86,7 @@ func TestCarriageRoundTrip(t *testing.T) {
 				if err := aqpmcp.Attach(res, expired); err != nil {
 					t.Fatal(err)
 				}
-				res.Meta.AdditionalFields[aqpmcp.QueriesMetaKey] = append(res.Meta.AdditionalFields[aqpmcp.QueriesMetaKey].([]any),
+				res.Meta.AdditionalFields[aqpmcp.QueriesKey] = append(res.Meta.AdditionalFields[aqpmcp.QueriesKey].([]any),
 					map[string]any{"queryId": "not a query"})
 			})
 			if qs, dropped := aqpmcp.Queries(callTool(t, tools.URL, "echo")); len(qs)+len(dropped) != 0 {
@@ -134,7 +134,7 @@ func TestAttachRefusesInvalid(t *testing.T) {
 	if err := aqpmcp.Attach(nil); err == nil {
 		t.Fatal("a nil result must be an error")
 	}
-	if qs, d := aqpmcp.Queries(&mcp.CallToolResult{Result: mcp.Result{Meta: &mcp.Meta{AdditionalFields: map[string]any{aqpmcp.QueriesMetaKey: "x"}}}}); qs != nil || len(d) != 1 {
+	if qs, d := aqpmcp.Queries(&mcp.CallToolResult{Result: mcp.Result{Meta: &mcp.Meta{AdditionalFields: map[string]any{aqpmcp.QueriesKey: "x"}}}}); qs != nil || len(d) != 1 {
 		t.Fatalf("a non-array: %v %v", qs, d)
 	}
 }
@@ -170,7 +170,7 @@ func TestIntake(t *testing.T) {
 		if err := aqpmcp.Attach(res, expired); err != nil {
 			t.Fatal(err)
 		}
-		res.Meta.AdditionalFields[aqpmcp.QueriesMetaKey] = append(res.Meta.AdditionalFields[aqpmcp.QueriesMetaKey].([]any),
+		res.Meta.AdditionalFields[aqpmcp.QueriesKey] = append(res.Meta.AdditionalFields[aqpmcp.QueriesKey].([]any),
 			map[string]any{"queryId": "not a query"})
 	})
 	res := callTool(t, tools.URL, "search")

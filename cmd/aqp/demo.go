@@ -215,8 +215,8 @@ func carryMCP(ctx context.Context, env *demoEnv) (*demoCarried, error) {
 	if len(res.Content) > 0 {
 		text, _ = res.Content[0].(mcp.TextContent)
 	}
-	c := &demoCarried{raw: firstCarried(res.Meta.AdditionalFields[aqpmcp.QueriesMetaKey]),
-		how: fmt.Sprintf("tools/call search at %s → %q, with _meta[%q] holding the query", url, text.Text, aqpmcp.QueriesMetaKey)}
+	c := &demoCarried{raw: firstCarried(res.Meta.AdditionalFields[aqpmcp.QueriesKey]),
+		how: fmt.Sprintf("tools/call search at %s → %q, with _meta[%q] holding the query", url, text.Text, aqpmcp.QueriesKey)}
 	c.qs, c.drops = aqpmcp.Intake(env.r, "mcp tool result search", res)
 	return c, nil
 }
