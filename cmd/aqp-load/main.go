@@ -68,7 +68,7 @@ func main() {
 	aqpOld := flag.String("aqp-old", "", "rig mode: an older aqp binary measured beside -aqp in the same rounds (before/after from one run)")
 	pgURL := flag.String("pg", "postgres://postgres@127.0.0.1:5432/test?sslmode=disable", "rig mode: the PostgreSQL server the rig creates its databases on (\"\" skips PostgreSQL)")
 	pgbench := flag.String("pgbench", "/usr/bin/pgbench", "rig mode: pgbench, the bare PostgreSQL anchor (skipped when missing)")
-	quick := flag.Bool("quick", false, "rig mode: one round of 3000 submissions per phase (about a minute) instead of -rounds of -requests")
+	quick := flag.Bool("quick", false, "rig mode: one round of 3000 submissions per phase (about a minute) unless -rounds or -requests say otherwise; the full rig is 3 rounds of 6000")
 	only := flag.String("only", "", "rig mode: a regular expression; only rows whose \"where subject aqp\" matches run")
 	cpuProfile := flag.String("cpuprofile", "", "throughput mode: write a CPU profile of the collector phases (the load program's own process) to this file")
 	memProfile := flag.String("memprofile", "", "throughput mode: write an allocation profile of the collector phases to this file")
@@ -83,14 +83,14 @@ func main() {
 	case "rig":
 		cfg := rigConfig{aqpNew: *aqpBin, aqpOld: *aqpOld, pgURL: *pgURL, pgbench: *pgbench, clients: *clients,
 			requests: 6000, rounds: 3, pgbenchFor: 5 * time.Second, dir: *dir}
+		if *quick {
+			cfg.requests, cfg.rounds, cfg.pgbenchFor = 3000, 1, 3*time.Second
+		}
 		if set["requests"] {
 			cfg.requests = *requests
 		}
 		if set["rounds"] {
 			cfg.rounds = *rounds
-		}
-		if *quick {
-			cfg.requests, cfg.rounds, cfg.pgbenchFor = 3000, 1, 3*time.Second
 		}
 		if *only != "" {
 			if cfg.only, err = regexp.Compile(*only); err != nil {
