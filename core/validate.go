@@ -18,14 +18,17 @@ import (
 // validateValue runs a kind's schema over v and, for a request, compiles its answer contract (§3: a jsonSchema
 // that does not compile makes the request invalid).
 func validateValue(k Kind, v any) Errors {
-	if errs := checkNumbers(k.code(), v); len(errs) > 0 {
+	if !numbersWithinBounds(v) {
+		errs := checkNumbers(k.code(), v)
 		// The schema library must not see these numbers (D22); sorted like every other report (D14).
 		sortErrors(errs)
 		return errs
 	}
 	set := compiledSchemas()
 	var errs Errors
-	if verr := set.verdict[k].Validate(v); verr != nil {
+	if fastValid(k, v) {
+		// Every rule of the verdict schema holds (fastpath.go): the library would accept v too.
+	} else if verr := set.verdict[k].Validate(v); verr != nil {
 		// Rejected: validate again with the reporting schemas to name every failing keyword. They accept exactly
 		// what the verdict schemas accept; should they ever not, the verdict's own errors are reported.
 		if err := set.report[k].Validate(v); err != nil {
