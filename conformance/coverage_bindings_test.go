@@ -72,11 +72,11 @@ func TestBindingProofsAreCollectorMusts(t *testing.T) {
 	elsewhere := map[string]string{
 		"AQP-BIND-AUTH-HEADER": "binds the respondent's requests; the unauthorized scenarios fail it, the respondent runner passes it",
 		"AQP-BIND-HTTPS-QUERY-HEADER": "query carriage is an application's (https.AttachQuery), not the collector's; " +
-			"internal/respondentrun's carriers exercise it against a respondent",
+			"conformance/respondentrun's carriers exercise it against a respondent",
 		"AQP-BIND-MCP-QUERIES": "query carriage is an application's (mcp.Attach), not the collector's; " +
-			"internal/respondentrun's carriers exercise it against a respondent",
+			"conformance/respondentrun's carriers exercise it against a respondent",
 		"AQP-BIND-A2A-QUERIES": "query carriage is an application's (A2A message metadata), not the collector's; " +
-			"internal/respondentrun's carriers exercise it against a respondent",
+			"conformance/respondentrun's carriers exercise it against a respondent",
 	}
 	for _, r := range cat {
 		if r.Level != "MUST" || !(strings.HasPrefix(r.ID, "AQP-BIND-") || r.ID == "AQP-D27") {
