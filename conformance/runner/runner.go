@@ -28,7 +28,7 @@ import (
 )
 
 // Submitter submits one response body with an Authorization header value over a binding and returns what came
-// back, having checked the binding's wire form (httpstest.Remote, mcptest.Remote, a2atest.Remote).
+// back, having checked the binding's wire form (targets.HTTPSRemote, targets.MCPRemote, targets.A2ARemote).
 type Submitter interface {
 	Submit(ctx context.Context, body []byte, authorization string) (harness.Result, error)
 }
@@ -39,7 +39,7 @@ type Binding struct {
 	Name string
 	// Carries lists the scenario requirements (conformance.Requires*) the binding's transport can carry.
 	Carries []string
-	// Requirements lists the requirements.json ids the submitter's wire checks enforce (httpstest.Requirements,
+	// Requirements lists the requirements.json ids the submitter's wire checks enforce (targets.HTTPSRequirements,
 	// …): what a run over this binding proves beyond the scenarios' own requirements, and what a failed wire
 	// check (a *harness.RuleError) is attributed to.
 	Requirements []string
