@@ -1,4 +1,4 @@
-package transports
+package bindings
 
 import (
 	"context"
@@ -16,28 +16,6 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/core/respondent"
 )
-
-// Carriers are the carriers Fetch reads queries from, named as the binding that carries them.
-var Carriers = []string{https.Name, aqpmcp.Name, a2ab.Name}
-
-// Fetch does what an agent host does before it answers a query: it calls an application over a binding and takes
-// in the queries the reply carries — over https a GET whose reply carries them in AQP-Query headers, over mcp a
-// call of the tool server's first tool (no arguments) whose result carries them in _meta, over a2a a message/send
-// whose reply (a message or a task) carries them in its metadata. Every carried query goes through r's intake, so
-// an invalid or expired one, or one naming a destination r's policy refuses, comes back as a DropError with its
-// reason. hc dials the application (build it with respondent.Policy.Client). The error is a call that failed or
-// an unknown carrier.
-func Fetch(ctx context.Context, hc *http.Client, r *respondent.Respondent, carrier, url string) ([]*respondent.Query, []*respondent.DropError, error) {
-	switch carrier {
-	case https.Name:
-		return fetchHTTPS(ctx, hc, r, url)
-	case aqpmcp.Name:
-		return fetchMCP(ctx, hc, r, url)
-	case a2ab.Name:
-		return fetchA2A(ctx, hc, r, url)
-	}
-	return nil, nil, fmt.Errorf("unknown carrier %q: want one of %v", carrier, Carriers)
-}
 
 func fetchHTTPS(ctx context.Context, hc *http.Client, r *respondent.Respondent, url string) ([]*respondent.Query, []*respondent.DropError, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)

@@ -26,7 +26,7 @@ const QueriesMetaKey = spec.MCPQueriesMetaKey
 const MaxQueriesPerResult = core.MaxCarriedQueries
 
 // MaxCarryingReply bounds the reply a host reads when it calls a tool whose result may carry queries
-// (ConnOptions.MaxReply of transports.Fetch): room for MaxQueriesPerResult queries of the largest size core
+// (ConnOptions.MaxReply of bindings.Fetch): room for MaxQueriesPerResult queries of the largest size core
 // decides, plus the result around them. A larger reply fails the call rather than being buffered.
 const MaxCarryingReply = MaxQueriesPerResult*core.MaxDocumentBytes + MaxMessage
 

@@ -27,6 +27,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/spf13/cobra"
 
+	"github.com/agentqueryprotocol/aqp-go/bindings"
 	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
 	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
@@ -36,7 +37,6 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/gen/aqp"
 	"github.com/agentqueryprotocol/aqp-go/service"
 	"github.com/agentqueryprotocol/aqp-go/store/memory"
-	"github.com/agentqueryprotocol/aqp-go/transports"
 )
 
 func newDemoCmd() *cobra.Command {
@@ -296,7 +296,7 @@ func runDemo(ctx context.Context, w io.Writer) error {
 	_, _ = rand.Read(token)
 	svc, err := service.New(service.Config{
 		Collector:  collector.Config{Store: memory.New(), PublicURL: baseURL, Logger: quiet},
-		Bindings:   []service.Binding{https.Binding{}, aqpmcp.Binding{}, a2ab.Binding{}},
+		Bindings:   bindings.Service(),
 		AdminToken: base64.RawURLEncoding.EncodeToString(token),
 		Logger:     quiet,
 	})
@@ -321,7 +321,7 @@ func runDemo(ctx context.Context, w io.Writer) error {
 	}
 	policy := &respondent.Policy{AllowHTTPLoopback: true}
 	client := policy.Client()
-	reg := transports.Registry(client)
+	reg := bindings.Registry(client)
 	r, err := respondent.New(respondent.Config{
 		Transports: reg, Policy: policy, Grants: grants,
 		Respondent: aqp.QueryResponseRespondent{Kind: aqp.QueryResponseRespondentKindAgent, Provenance: aqp.QueryResponseRespondentProvenanceDirect},

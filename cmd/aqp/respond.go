@@ -16,9 +16,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentqueryprotocol/aqp-go/bindings"
 	"github.com/agentqueryprotocol/aqp-go/core/respondent"
 	"github.com/agentqueryprotocol/aqp-go/gen/aqp"
-	"github.com/agentqueryprotocol/aqp-go/transports"
 )
 
 // respondOptions are `aqp respond`'s flags.
@@ -106,7 +106,7 @@ failed.`,
 	f.IntVar(&o.maxContinuations, "max-continuations", defaultMaxContinuations, "answer at most this many continuations in a chain; 0 prints them unanswered")
 	_ = cmd.MarkFlagFilename("query", "json")
 	_ = cmd.RegisterFlagCompletionFunc("consent", completeWords("granted"))
-	_ = cmd.RegisterFlagCompletionFunc("carrier", completeWords(transports.Carriers...))
+	_ = cmd.RegisterFlagCompletionFunc("carrier", completeWords(bindings.Names()...))
 	_ = cmd.RegisterFlagCompletionFunc("respondent-kind", completeWords("agent", "human", "system"))
 	_ = cmd.RegisterFlagCompletionFunc("provenance", completeWords("direct", "relayed", "inferred"))
 	_ = cmd.RegisterFlagCompletionFunc("signal", completeWords(string(respondent.SignalOutcomeKnown), string(respondent.SignalTaskComplete), "none"))
@@ -119,8 +119,8 @@ func runRespond(ctx context.Context, o respondOptions, stdin io.Reader, stdout, 
 		return usageError("missing required flag --query FILE (or - for standard input), or --from URL")
 	case o.query != "" && o.from != "":
 		return usageError("give one of --query FILE and --from URL, not both")
-	case o.from != "" && !slices.Contains(transports.Carriers, o.carrier):
-		return usageError("--carrier must be one of %s, not %q", strings.Join(transports.Carriers, ", "), o.carrier)
+	case o.from != "" && !slices.Contains(bindings.Names(), o.carrier):
+		return usageError("--carrier must be one of %s, not %q", strings.Join(bindings.Names(), ", "), o.carrier)
 	case (o.answer == "") == (o.answerText == ""):
 		return usageError("give exactly one of --answer JSON and --answer-text TEXT")
 	case o.consent != "" && o.consent != "granted":
@@ -169,7 +169,7 @@ func runRespond(ctx context.Context, o respondOptions, stdin io.Reader, stdout, 
 	}
 	policy := &respondent.Policy{AllowHTTPLoopback: o.allowHTTPLoopback, AllowHosts: o.allowHosts}
 	r, err := respondent.New(respondent.Config{
-		Transports: transports.Registry(policy.Client()),
+		Transports: bindings.Registry(policy.Client()),
 		Policy:     policy,
 		Grants:     grants,
 		Respondent: aqp.QueryResponseRespondent{Kind: aqp.QueryResponseRespondentKind(o.respondentKind), Provenance: aqp.QueryResponseRespondentProvenance(o.provenance)},
@@ -202,7 +202,7 @@ func runRespond(ctx context.Context, o respondOptions, stdin io.Reader, stdout, 
 		}
 		return answerQuery(ctx, o, host, r, q, stdout, stderr)
 	}
-	qs, drops, err := transports.Fetch(ctx, policy.Client(), r, o.carrier, o.from)
+	qs, drops, err := bindings.Fetch(ctx, policy.Client(), r, o.carrier, o.from)
 	if err != nil {
 		return failure(exitUsage, fmt.Errorf("--from: %w", err))
 	}
