@@ -1,33 +1,32 @@
-package main
+package core
 
 import (
 	"bytes"
 	"encoding/json"
-
-	"github.com/agentqueryprotocol/aqp-go/core"
 )
 
 // kindMembers are the top-level members only one kind of document has, from the three schemas.
-var kindMembers = map[string]core.Kind{
-	"type": core.KindRequest, "prompt": core.KindRequest, "instructions": core.KindRequest, "timing": core.KindRequest,
-	"consentMode": core.KindRequest, "consentScope": core.KindRequest, "dataPolicy": core.KindRequest,
-	"requestedRespondent": core.KindRequest, "response": core.KindRequest, "delivery": core.KindRequest,
-	"expiresAt":  core.KindRequest,
-	"respondent": core.KindResponse, "answer": core.KindResponse, "explanation": core.KindResponse,
-	"confidence": core.KindResponse, "consent": core.KindResponse, "createdAt": core.KindResponse,
-	"status": core.KindReceipt, "retryable": core.KindReceipt, "retryAfter": core.KindReceipt,
-	"receivedAt": core.KindReceipt, "error": core.KindReceipt, "continuation": core.KindReceipt,
+var kindMembers = map[string]Kind{
+	"type": KindRequest, "prompt": KindRequest, "instructions": KindRequest, "timing": KindRequest,
+	"consentMode": KindRequest, "consentScope": KindRequest, "dataPolicy": KindRequest,
+	"requestedRespondent": KindRequest, "response": KindRequest, "delivery": KindRequest,
+	"expiresAt":  KindRequest,
+	"respondent": KindResponse, "answer": KindResponse, "explanation": KindResponse,
+	"confidence": KindResponse, "consent": KindResponse, "createdAt": KindResponse,
+	"status": KindReceipt, "retryable": KindReceipt, "retryAfter": KindReceipt,
+	"receivedAt": KindReceipt, "error": KindReceipt, "continuation": KindReceipt,
 }
 
-// detectKind says what kind a document is when --kind is not given. A document that decodes is classified as
-// core.DetectKind does. One that does not — truncated, oversized, broken — is classified from the top-level member
-// names read before the break, by the members only one kind has; ok is false when they do not tell (none read, or
+// SniffKind says what kind a document's bytes are, as `aqp validate` does when --kind is not given, so that every
+// tool that meets a document of unknown kind decides it by one rule. A document that decodes is classified as
+// DetectKind does. One that does not — truncated, oversized, broken — is classified from the top-level member names
+// read before the break, by the members only one kind has; ok is false when they do not tell (none read, or
 // members of two kinds), and the caller then asks for --kind rather than guess.
-func detectKind(data []byte) (kind core.Kind, ok bool) {
-	if v, err := core.DecodeJSON(data); err == nil {
-		return core.DetectKind(v), true
+func SniffKind(data []byte) (kind Kind, ok bool) {
+	if v, err := DecodeJSON(data); err == nil {
+		return DetectKind(v), true
 	}
-	votes := map[core.Kind]int{}
+	votes := map[Kind]int{}
 	for _, name := range topLevelMembers(data) {
 		if k, found := kindMembers[name]; found {
 			votes[k]++
