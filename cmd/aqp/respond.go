@@ -278,22 +278,20 @@ func (h hostSignals) release(r *respondent.Respondent, q *respondent.Query) (awa
 }
 
 // answerQuery answers one query taken in, and then the continuations its accepted receipts carry, up to
-// --max-continuations, printing each receipt.
+// --max-continuations (respondent.FollowContinuations walks the chain), printing each receipt.
 func answerQuery(ctx context.Context, o respondOptions, host hostSignals, r *respondent.Respondent, q *respondent.Query, stdout, stderr io.Writer) error {
-	for followed := 0; ; followed++ {
-		res, err := answerOne(ctx, o, host, r, q, stdout, stderr)
-		if err != nil || res.Continuation == nil {
-			return err
+	next, err := respondent.FollowContinuations(q, o.maxContinuations, func(q *respondent.Query, followed int) (*respondent.Result, error) {
+		if followed > 0 {
+			say(stderr, "continuation: query %s asks %q; answering it (%d of at most %d in this chain)\n", q.Request.QueryID, q.Request.Prompt, followed, o.maxContinuations)
 		}
-		next := res.Continuation.Request
-		if followed >= o.maxContinuations {
-			say(stdout, "continuation: query %s asks %q; not answered (--max-continuations %d reached); answer it with: aqp respond --query FILE holding this receipt's .continuation\n",
-				next.QueryID, next.Prompt, o.maxContinuations)
-			return nil
-		}
-		say(stderr, "continuation: query %s asks %q; answering it (%d of at most %d in this chain)\n", next.QueryID, next.Prompt, followed+1, o.maxContinuations)
-		q = res.Continuation
+		return answerOne(ctx, o, host, r, q, stdout, stderr)
+	})
+	if err != nil || next == nil {
+		return err
 	}
+	say(stdout, "continuation: query %s asks %q; not answered (--max-continuations %d reached); answer it with: aqp respond --query FILE holding this receipt's .continuation\n",
+		next.Request.QueryID, next.Request.Prompt, o.maxContinuations)
+	return nil
 }
 
 // answerOne answers one query and prints its receipt.
