@@ -24,7 +24,7 @@ func TestCheckDraft(t *testing.T) {
 		{"no prompt", strings.Replace(valid, `"prompt":"Was it right?",`, "", 1), []string{"/prompt"}},
 		{"no subject id", strings.Replace(valid, `,"id":"t1"`, "", 1), []string{"/subject/id"}},
 		{"ask_once without a scope", strings.Replace(valid, `"not_required"`, `"ask_once"`, 1), []string{"/consentScope"}},
-		{"ask_once with a scope", strings.Replace(valid, `"not_required"`, `"ask_once","consentScope":"s"`, 1), nil},
+		{"ask_once with a scope", strings.Replace(valid, `"not_required"`, `"ask_once","consentScope":"aqp-demo:feedback"`, 1), nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var draft map[string]any
