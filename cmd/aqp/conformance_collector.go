@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -18,17 +19,6 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/conformance/runner"
 	"github.com/agentqueryprotocol/aqp-go/conformance/targets"
 )
-
-// runnerBindings are the columns `aqp conformance collector` can check — every binding at every protocol
-// generation over every transport (bindings/columns) — each with its conformance target's wire-checking submitter.
-func runnerBindings(hc *http.Client) []runner.Binding {
-	var out []runner.Binding
-	for _, c := range targets.All() {
-		out = append(out, runner.Binding{Name: c.Name, Carries: c.Carries, Requirements: c.Requirements, Surfaces: c.Surfaces,
-			Remote: func(u string) runner.Submitter { return c.Remote(u, hc) }})
-	}
-	return out
-}
 
 // columnWords are the --binding values: all, each binding (all its columns) and each column.
 func columnWords() []string { return append([]string{"all"}, harness.ColumnNames(targets.All())...) }
@@ -100,14 +90,14 @@ func runConformanceCollector(cmd *cobra.Command, o conformanceCollectorOptions) 
 	if !ok {
 		return usageError("--binding %q names no column: want %s", o.binding, strings.Join(columnWords(), ", "))
 	}
-	var bindings []runner.Binding
-	for _, b := range runnerBindings(hc) {
-		for _, c := range picked {
-			if c.Name == b.Name {
-				bindings = append(bindings, b)
-			}
+	// The columns run in the table's order, whatever order --binding names them in.
+	var ordered []harness.Column
+	for _, c := range targets.All() {
+		if slices.ContainsFunc(picked, func(p harness.Column) bool { return p.Name == c.Name }) {
+			ordered = append(ordered, c)
 		}
 	}
+	bindings := runner.FromColumns(ordered, hc)
 	issue := func(ctx context.Context, draft []byte) ([]byte, error) {
 		return harness.IssueOverAdminAPI(ctx, hc, adminURL, o.adminToken, draft)
 	}

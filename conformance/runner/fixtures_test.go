@@ -219,13 +219,13 @@ func runnerBinding(name string, hc *http.Client) runner.Binding {
 	switch name {
 	case spec.BindingMCP:
 		return runner.Binding{Name: name, Carries: targets.MCPCarries, Requirements: targets.MCPRequirements, Surfaces: targets.MCPColumns[0].Surfaces,
-			Remote: func(u string) runner.Submitter { return targets.MCPRemote(u, hc) }}
+			Remote: func(u string) harness.ColumnClient { return targets.MCPRemote(u, hc) }}
 	case spec.BindingA2A:
 		return runner.Binding{Name: name, Carries: targets.A2ACarries, Requirements: targets.A2ARequirements, Surfaces: targets.A2AColumns[0].Surfaces,
-			Remote: func(u string) runner.Submitter { return targets.A2ARemote(u, hc) }}
+			Remote: func(u string) harness.ColumnClient { return targets.A2ARemote(u, hc) }}
 	}
 	return runner.Binding{Name: name, Carries: targets.HTTPSCarries, Requirements: targets.HTTPSRequirements, Surfaces: targets.HTTPSSurfaces,
-		Remote: func(u string) runner.Submitter { return targets.HTTPSRemote(u, hc) }}
+		Remote: func(u string) harness.ColumnClient { return targets.HTTPSRemote(u, hc) }}
 }
 
 // serviceBinding is the service's binding for a name, its submitter wrapped.

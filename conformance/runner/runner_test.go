@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agentqueryprotocol/aqp-go/conformance"
+	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
 	"github.com/agentqueryprotocol/aqp-go/conformance/report"
 	"github.com/agentqueryprotocol/aqp-go/conformance/runner"
 	"github.com/agentqueryprotocol/aqp-go/conformance/targets"
@@ -119,7 +120,7 @@ func (d dupBreaker) Submit(ctx context.Context, s collector.Submission) collecto
 // is sent.
 func TestRunFilter(t *testing.T) {
 	b := runner.Binding{Name: spec.BindingHTTPS, Carries: targets.HTTPSCarries,
-		Remote: func(u string) runner.Submitter { return targets.HTTPSRemote(u, http.DefaultClient) }}
+		Remote: func(u string) harness.ColumnClient { return targets.HTTPSRemote(u, http.DefaultClient) }}
 	issued := 0
 	opts := runner.Options{Target: "http://127.0.0.1:1", Bindings: []runner.Binding{b},
 		Issue: func(context.Context, []byte) ([]byte, error) { issued++; return nil, errors.New("no collector here") }}
