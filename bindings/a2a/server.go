@@ -15,6 +15,27 @@
 // from the request body, never re-encoded from an SDK's map of float64s, so an integer of 2^53 + 1 survives), and
 // the receipt leaves exactly as the core wrote it. Nothing of a request is decoded into generic values before the
 // collector's gate: methods the agent does not serve are refused from the envelope alone.
+//
+// # One vocabulary
+//
+// The three binding packages (bindings/https, bindings/mcp, bindings/a2a) name the same jobs the same way, so code
+// written against one reads against the others:
+//
+//	job                                    https               mcp                   a2a
+//	the binding's name (delivery.binding)  Name                Name                  Name
+//	what a collector serves                Endpoint()          Endpoint()            Endpoint()
+//	the collector's side, over a Submitter Binding, NewServer  Binding, NewServer    Binding, NewServer
+//	the respondent's side (a Transport)    Client.Deliver      Client.Deliver        Client.Deliver
+//	receipt code to wire form (codes.go)   WireFor(code) Wire  WireFor(code) Wire    WireFor(code) Wire
+//	where carried queries ride             QueryHeader         QueriesKey (_meta)    QueriesKey (metadata)
+//	carry queries (carriage.go)            Attach(h, reqs...)  Attach(res, reqs...)  Attach(msgOrTask, reqs...)
+//	read them: ([]core.CarriedQuery,       Queries(h)          Queries(res)          Queries(msgOrTask)
+//	  []core.Dropped), no clock
+//	hand them to a respondent runtime      Intake(r, src, h)   Intake(r, src, res)   Intake(r, src, msgOrTask)
+//	the most one carrier carries (D34)     MaxQueries          MaxQueries            MaxQueries
+//
+// A reader never judges expiry: the respondent runtime does (respondent.IntakeCarried), in one place for every
+// binding. Every drop is a core.Dropped naming the rule of §6 it breaks (core.CarriageRule).
 package a2a
 
 import (
@@ -149,7 +170,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (s *Server) rejected(reason string) { collector.RejectedOnWire(s.sub, Name, reason) }
+func (s *Server) rejected(reason string) { s.sub.WireRejected(Name, reason) }
 
 // generation is a protocol generation's wire forms.
 type generation struct {
@@ -358,7 +379,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, stream bool) 
 	}
 	reply, problem := s.submit(r.Context(), gen10, call, r.Header.Get("Authorization"), httpio.ClientAddress(r))
 	if problem != nil {
-		writeRESTErrorWith(w, ErrorFormFor(a2a.ErrInvalidParams).HTTPStatus, a2a.ErrInvalidParams, "no receipt can be formed: "+problem.Detail, problem.Errors)
+		writeRESTErrorWith(w, errorFormFor(a2a.ErrInvalidParams).HTTPStatus, a2a.ErrInvalidParams, "no receipt can be formed: "+problem.Detail, problem.Errors)
 		return
 	}
 	w.Header().Set(ExtensionsHeader, spec.A2AExtension)
@@ -405,7 +426,7 @@ func rpcError(id json.RawMessage, err error, message string, errs core.Errors, v
 		Code    int    `json:"code"`
 		Message string `json:"message"`
 		Data    any    `json:"data,omitempty"`
-	}{ErrorFormFor(err).JSONRPC, message, data}
+	}{errorFormFor(err).JSONRPC, message, data}
 	eb, _ := json.Marshal(e)
 	b := make([]byte, 0, len(eb)+64)
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
@@ -433,7 +454,7 @@ func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, err er
 // writeRESTError writes one of the binding's A2A errors as HTTP+JSON writes it: google.rpc.Status (AIP-193) with an
 // ErrorInfo detail, at the error's HTTP status.
 func writeRESTError(w http.ResponseWriter, err error, message string) {
-	writeRESTErrorWith(w, ErrorFormFor(err).HTTPStatus, err, message, nil)
+	writeRESTErrorWith(w, errorFormFor(err).HTTPStatus, err, message, nil)
 }
 
 func writeRESTErrorStatus(w http.ResponseWriter, status int, err error, message string) {
@@ -441,7 +462,7 @@ func writeRESTErrorStatus(w http.ResponseWriter, status int, err error, message 
 }
 
 func writeRESTErrorWith(w http.ResponseWriter, status int, err error, message string, errs core.Errors) {
-	f := ErrorFormFor(err)
+	f := errorFormFor(err)
 	body := struct {
 		Error struct {
 			Code    int                   `json:"code"`

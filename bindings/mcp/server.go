@@ -6,6 +6,27 @@
 // balancer without affinity. client.go delivers responses for a respondent; carriage.go attaches queries to an
 // mcp-go tool server's results under _meta["com.agentqueryprotocol/queries"] and extracts them for a host;
 // codes.go is the one table from receipt code to wire form. Built on github.com/mark3labs/mcp-go.
+//
+// # One vocabulary
+//
+// The three binding packages (bindings/https, bindings/mcp, bindings/a2a) name the same jobs the same way, so code
+// written against one reads against the others:
+//
+//	job                                    https               mcp                   a2a
+//	the binding's name (delivery.binding)  Name                Name                  Name
+//	what a collector serves                Endpoint()          Endpoint()            Endpoint()
+//	the collector's side, over a Submitter Binding, NewServer  Binding, NewServer    Binding, NewServer
+//	the respondent's side (a Transport)    Client.Deliver      Client.Deliver        Client.Deliver
+//	receipt code to wire form (codes.go)   WireFor(code) Wire  WireFor(code) Wire    WireFor(code) Wire
+//	where carried queries ride             QueryHeader         QueriesKey (_meta)    QueriesKey (metadata)
+//	carry queries (carriage.go)            Attach(h, reqs...)  Attach(res, reqs...)  Attach(msgOrTask, reqs...)
+//	read them: ([]core.CarriedQuery,       Queries(h)          Queries(res)          Queries(msgOrTask)
+//	  []core.Dropped), no clock
+//	hand them to a respondent runtime      Intake(r, src, h)   Intake(r, src, res)   Intake(r, src, msgOrTask)
+//	the most one carrier carries (D34)     MaxQueries          MaxQueries            MaxQueries
+//
+// A reader never judges expiry: the respondent runtime does (respondent.IntakeCarried), in one place for every
+// binding. Every drop is a core.Dropped naming the rule of §6 it breaks (core.CarriageRule).
 package mcp
 
 import (
@@ -70,11 +91,11 @@ const (
 // server/discover and in initialize (spec.MCPExtension).
 const ExtensionKey = spec.MCPExtension
 
-// Extension is the settings object of the AQP extension a collector declares (capabilities.extensions
+// extension is the settings object of the AQP extension a collector declares (capabilities.extensions
 // ["com.agentqueryprotocol/aqp"]): the AQP version it speaks, the tool a respondent calls, and the _meta key under
 // which tool results carry queries. A host reads them from server/discover before its first call, so it learns
 // the tool without listing every tool.
-func Extension() map[string]any {
+func extension() map[string]any {
 	return map[string]any{"version": spec.ProtocolVersion, "tool": toolName, "queriesMetaKey": spec.MCPQueriesMetaKey}
 }
 
@@ -118,7 +139,7 @@ type Server struct {
 func NewServer(sub collector.Submitter) *Server {
 	s := &Server{sub: sub, gate: decodegate.New(0)}
 	ms := server.NewMCPServer(serverName, spec.ProtocolVersion, server.WithToolCapabilities(false),
-		server.WithExtensions(map[string]any{ExtensionKey: Extension()}))
+		server.WithExtensions(map[string]any{ExtensionKey: extension()}))
 	ms.AddTool(Tool(), s.call)
 	s.http = server.NewStreamableHTTPServer(ms,
 		server.WithStateLess(true),
@@ -315,10 +336,10 @@ func (s *Server) call(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 	}
 	c, _ := ctx.Value(requestKey{}).(caller)
 	out := s.sub.Submit(ctx, collector.Submission{Body: raw, Authorization: c.authorization, Binding: Name, Client: c.client})
-	return Result(out), nil
+	return result(out), nil
 }
 
-func (s *Server) rejected(reason string) { collector.RejectedOnWire(s.sub, Name, reason) }
+func (s *Server) rejected(reason string) { s.sub.WireRejected(Name, reason) }
 
 func firstByte(b []byte) byte {
 	b = bytes.TrimLeft(b, " \t\r\n")

@@ -115,7 +115,7 @@ var demoApps = map[string]demoApp{
 	https.Name: {path: "/demo/forecast", mount: mountHTTPS,
 		how: "GET {url} → a reply with header " + https.QueryHeader + " holding the query (base64url JSON)"},
 	aqpmcp.Name: {path: "/demo/tools", mount: mountMCP,
-		how: fmt.Sprintf("tools/call forecast at {url} → a result with _meta[%q] holding the query", aqpmcp.QueriesMetaKey)},
+		how: fmt.Sprintf("tools/call forecast at {url} → a result with _meta[%q] holding the query", aqpmcp.QueriesKey)},
 	a2ab.Name: {path: "/demo/agent", mount: mountA2A,
 		how: fmt.Sprintf("SendMessage to {url} → a reply message with metadata[%q] holding the query", a2ab.QueriesKey)},
 }
@@ -134,7 +134,7 @@ func mountHTTPS(env *demoEnv, _ *demoErr) {
 	env.mux.HandleFunc("GET /demo/forecast", func(w http.ResponseWriter, r *http.Request) {
 		q, err := env.issuer.Issue(r.Context(), demoDraft(https.Name, aqp.QuerySubjectKindToolResult, "forecast-1"))
 		if err == nil {
-			err = https.AttachQuery(w.Header(), q)
+			err = https.Attach(w.Header(), q)
 		}
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)

@@ -258,7 +258,7 @@ func draw(rooms map[string]*room, floors [][]string, title string) []byte {
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" font-family="sans-serif" font-size="11">`+"\n", width, height)
 	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/><text x="%.0f" y="%.0f" font-size="16" font-weight="bold">%s</text>`+"\n", margin, margin+12, html.EscapeString(title))
 	for i := len(floors) - 1; i >= 0; i-- {
-		row := float64(len(floors)-1-i)
+		row := float64(len(floors) - 1 - i)
 		y := margin + 40 + row*(rowH+gap)
 		x := margin
 		fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" fill="#888">floor %d</text>`+"\n", width-margin-50, y+rowH/2, i)
