@@ -24,17 +24,18 @@ type Binding struct {
 	Service service.Binding
 	// Transport is the respondent side: the binding's client, dialling through hc (the destination policy's).
 	Transport func(hc *http.Client) respondent.Transport
-	// Fetch calls an application over the binding and takes in the queries its reply carries (see Fetch).
+	// Fetch is the binding's carriage reader: it calls an application over the binding and takes in the queries
+	// its reply carries (the binding's own Fetch; see Fetch here).
 	Fetch func(ctx context.Context, hc *http.Client, r *respondent.Respondent, url string) ([]*respondent.Query, []*respondent.DropError, error)
 }
 
 // All lists every binding, HTTPS first (a continuation's default binding, and the service's first routes).
 var All = []Binding{
-	{Name: https.Name, Service: https.Binding{}, Fetch: fetchHTTPS,
+	{Name: https.Name, Service: https.Binding{}, Fetch: https.Fetch,
 		Transport: func(hc *http.Client) respondent.Transport { return &https.Client{HTTP: hc} }},
-	{Name: mcp.Name, Service: mcp.Binding{}, Fetch: fetchMCP,
+	{Name: mcp.Name, Service: mcp.Binding{}, Fetch: mcp.Fetch,
 		Transport: func(hc *http.Client) respondent.Transport { return &mcp.Client{HTTP: hc} }},
-	{Name: a2a.Name, Service: a2a.Binding{}, Fetch: fetchA2A,
+	{Name: a2a.Name, Service: a2a.Binding{}, Fetch: a2a.Fetch,
 		Transport: func(hc *http.Client) respondent.Transport { return &a2a.Client{HTTP: hc} }},
 }
 
