@@ -1,10 +1,14 @@
 package core
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"strconv"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
 // The fast path (issue 19). The schema library evaluates the AQP schemas over generic trees, allocating a scope per
@@ -20,9 +24,26 @@ import (
 // protocolVersion is the const every AQP document's protocolVersion must be.
 const protocolVersion = "2026-07-30"
 
+// fastPathSchemas is the SHA-256 of the schema files (spec.SchemaFiles, in order, concatenated) the fast path was
+// written from. When the embedded schemas differ — a spec change that did not review this file — the fast path is
+// off and every document takes the schema library (TestFastPathTakesTheQuickstart then fails, saying so).
+const fastPathSchemas = "2220932269129c50d87158a587f295f68385273fb17a2aac1c127288d1a4a30e"
+
+// fastPathOn reports whether the embedded schemas are the ones the fast path was written from.
+var fastPathOn = sync.OnceValue(func() bool {
+	h := sha256.New()
+	for _, name := range spec.SchemaFiles {
+		h.Write(spec.File(name))
+	}
+	return hex.EncodeToString(h.Sum(nil)) == fastPathSchemas
+})
+
 // fastValid reports whether v is certainly valid against kind's verdict schema (false: not sure). Numbers must
 // already be within D22's bounds (validateValue checks them first).
 func fastValid(k Kind, v any) bool {
+	if !fastPathOn() {
+		return false
+	}
 	switch k {
 	case KindRequest:
 		return fastRequest(v)
