@@ -123,6 +123,11 @@ func NewClient(opts ...Option) (*Client, error) {
 	return &Client{policy: p, transports: reg}, nil
 }
 
+// Transports are the client's transports, one per binding, for the respondent runtime: a host that answers many
+// queries over time (waiting for timing conditions, asking consent, retrying) gives them to respondent.New as
+// Config.Transports, with the same Policy, and its deliveries are exactly Submit's.
+func (c *Client) Transports() *respondent.Registry { return c.transports }
+
 // Submit delivers resp, the answer to req, over the binding req.Delivery names, in one attempt bounded by ctx
 // (give it a deadline), and returns the collector's receipt once it is checked to be a valid receipt for resp
 // (its queryId and responseId are resp's). What went wrong decides what to do next:

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +19,7 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/bindings/mcp"
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
+	"github.com/agentqueryprotocol/aqp-go/core/respondent"
 	"github.com/agentqueryprotocol/aqp-go/gen/api"
 	genaqp "github.com/agentqueryprotocol/aqp-go/gen/aqp"
 	"github.com/agentqueryprotocol/aqp-go/service"
@@ -288,3 +290,38 @@ func TestNewClientRefusesUnknownColumns(t *testing.T) {
 	}
 }
 
+
+// TestTransportsServeTheRuntime: the client's transports are the respondent runtime's too, so a host that embeds
+// the runtime delivers exactly as Submit does — here over A2A's gRPC, pinned by the client's option.
+func TestTransportsServeTheRuntime(t *testing.T) {
+	e := newCollector(t)
+	policy := &aqp.Policy{AllowHTTPLoopback: true}
+	client, err := aqp.NewClient(aqp.WithPolicy(policy), aqp.WithA2A(a2a.Version, "GRPC"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	grants, err := respondent.OpenGrantFile(filepath.Join(t.TempDir(), "grants.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := respondent.New(respondent.Config{Transports: client.Transports(), Policy: policy, Grants: grants, Respondent: agent,
+		Answer: func(context.Context, *respondent.Query) (respondent.Answer, error) { return respondent.Answer{Value: true}, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := e.issue(t, a2a.Name)
+	q, err := r.IntakeRequest("test", req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.wire.take()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := r.Respond(ctx, q)
+	if err != nil || !res.Accepted {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if seen := strings.Join(e.wire.take(), "\n"); !strings.Contains(seen, "/"+a2a.GRPCService+"/"+a2a.SendMethod) {
+		t.Fatalf("the collector saw\n%s\nwant the gRPC SendMessage", seen)
+	}
+}
