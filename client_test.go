@@ -290,7 +290,6 @@ func TestNewClientRefusesUnknownColumns(t *testing.T) {
 	}
 }
 
-
 // TestTransportsServeTheRuntime: the client's transports are the respondent runtime's too, so a host that embeds
 // the runtime delivers exactly as Submit does — here over A2A's gRPC, pinned by the client's option.
 func TestTransportsServeTheRuntime(t *testing.T) {
@@ -305,7 +304,9 @@ func TestTransportsServeTheRuntime(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, err := respondent.New(respondent.Config{Transports: client.Transports(), Policy: policy, Grants: grants, Respondent: agent,
-		Answer: func(context.Context, *respondent.Query) (respondent.Answer, error) { return respondent.Answer{Value: true}, nil }})
+		Answer: func(context.Context, *respondent.Query) (respondent.Answer, error) {
+			return respondent.Answer{Value: true}, nil
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
