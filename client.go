@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"time"
 
 	a2aproto "github.com/a2aproject/a2a-go/v2/a2a"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -128,8 +129,11 @@ func NewClient(opts ...Option) (*Client, error) {
 // Config.Transports, with the same Policy, and its deliveries are exactly Submit's.
 func (c *Client) Transports() *respondent.Registry { return c.transports }
 
+// DefaultTimeout bounds a Submit whose context has no deadline, as the respondent runtime bounds one attempt.
+const DefaultTimeout = 30 * time.Second
+
 // Submit delivers resp, the answer to req, over the binding req.Delivery names, in one attempt bounded by ctx
-// (give it a deadline), and returns the collector's receipt once it is checked to be a valid receipt for resp
+// (DefaultTimeout when ctx has no deadline), and returns the collector's receipt once it is checked to be a valid receipt for resp
 // (its queryId and responseId are resp's). What went wrong decides what to do next:
 //
 //   - a *RejectedError: the collector decided against the response, and returned a receipt (in the error, and
@@ -165,6 +169,11 @@ func (c *Client) Submit(ctx context.Context, req *QueryRequest, resp *QueryRespo
 	body, err := encode(resp)
 	if err != nil {
 		return nil, &respondent.ProblemError{Binding: d.Binding, Endpoint: d.Endpoint, Detail: "the response cannot be encoded as JSON (nothing was sent): " + err.Error()}
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, DefaultTimeout)
+		defer cancel()
 	}
 	raw, err := tr.Deliver(ctx, d, body)
 	if err != nil {
