@@ -1,20 +1,3 @@
-// Package a2a is AQP's A2A binding (§6): a collector is an A2A agent. It speaks A2A 1.0 over all three transports
-// 1.0 defines — JSON-RPC (SendMessage, SendStreamingMessage) at /a2a, HTTP+JSON (POST /a2a/message:send and
-// /a2a/message:stream) and gRPC (lf.a2a.v1.A2AService on the same listener, over unencrypted HTTP/2 or TLS) — and
-// A2A 0.3's JSON-RPC (message/send, message/stream) at the same /a2a, for peers of the previous generation (D32). A
-// respondent sends the QueryResponse as the one part of its message marked {"aqpObject": "response"} — a data part
-// whose value is the response, or (1.0) a raw part holding its JSON text, which is how it travels exactly over gRPC
-// (D33) — with the query's capability as its bearer token (the Authorization header, or gRPC's authorization
-// metadata). The reply is a Message whose one part, marked {"aqpObject": "receipt"}, is the QueryReceipt. The agent
-// card at /.well-known/agent-card.json lists every interface and declares the AQP extension, required; 1.0 requests
-// must activate it (A2A-Extensions). client.go delivers responses for a respondent with a2a-go/v2's client;
-// carriage.go carries queries to respondents in a Message's or Task's metadata; codes.go is the one table of wire
-// forms.
-//
-// Both directions keep the bytes: the response reaches the core exactly as the client wrote it (its text is cut
-// from the request body, never re-encoded from an SDK's map of float64s, so an integer of 2^53 + 1 survives), and
-// the receipt leaves exactly as the core wrote it. Nothing of a request is decoded into generic values before the
-// collector's gate: methods the agent does not serve are refused from the envelope alone.
 package a2a
 
 import (

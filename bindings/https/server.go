@@ -1,8 +1,3 @@
-// Package https is AQP's HTTPS binding (§6): a respondent POSTs a QueryResponse to /aqp/v1/responses with the
-// query's capability as its bearer token and gets the QueryReceipt back as the body, with a status code from one
-// table (codes.go). The server maps the wire to a collector.Submitter and back, and decides nothing itself;
-// client.go delivers responses for a respondent; carriage.go carries queries to respondents in the AQP-Query
-// header. The rest of a collector's HTTP surface (admin API, discovery, health, metrics) is package service's.
 package https
 
 import (

@@ -1,11 +1,3 @@
-// Package mcp is AQP's MCP binding (§6). A collector serves streamable HTTP at /mcp with one tool,
-// aqp_submit_response, whose arguments are the QueryResponse object itself and whose result carries the
-// QueryReceipt as structuredContent (and as the same JSON in the text content), isError when rejected; the
-// capability is the HTTP Authorization header of each request. The server is stateless: no MCP session carries
-// anything a receipt depends on, so any number of collector processes sharing a store can serve it behind a load
-// balancer without affinity. client.go delivers responses for a respondent; carriage.go attaches queries to an
-// mcp-go tool server's results under _meta["com.agentqueryprotocol/queries"] and extracts them for a host;
-// codes.go is the one table from receipt code to wire form. Built on github.com/mark3labs/mcp-go.
 package mcp
 
 import (
