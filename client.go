@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strings"
 	"time"
 
 	a2aproto "github.com/a2aproject/a2a-go/v2/a2a"
@@ -179,13 +180,10 @@ func (c *Client) Submit(ctx context.Context, req *QueryRequest, resp *QueryRespo
 	if err != nil {
 		return nil, err
 	}
-	rec, errs := core.ParseReceipt(raw)
-	if len(errs) == 0 {
-		errs = core.CheckObjects(nil, resp, rec)
-	}
-	if len(errs) > 0 {
+	rec, err := receiptFor(resp, body, raw)
+	if err != nil {
 		return nil, &respondent.TransportError{Binding: d.Binding, Endpoint: d.Endpoint,
-			Err: fmt.Errorf("the reply is not a valid receipt for response %s: %w", resp.ResponseID, errs.Err())}
+			Err: fmt.Errorf("the reply is not a valid receipt for response %s: %w", resp.ResponseID, err)}
 	}
 	if rec.Status != genaqp.QueryReceiptStatusAccepted {
 		re := &respondent.RejectedError{QueryID: rec.QueryID, ResponseID: rec.ResponseID, Receipt: rec}
@@ -216,6 +214,24 @@ func Retryable(err error) bool {
 		return true
 	}
 	return false
+}
+
+// receiptFor reads raw as the receipt of the response sent as body: a valid receipt naming the response's queryId
+// and responseId, and — when the response is itself valid — passing every paired check (a continuation's). An
+// invalid response still gets its rejected receipt back: its own failures are what the receipt reports, not a
+// reason to distrust it.
+func receiptFor(resp *QueryResponse, body, raw []byte) (*QueryReceipt, error) {
+	rec, errs := core.ParseReceipt(raw)
+	switch {
+	case len(errs) > 0:
+		return nil, errs.Err()
+	case !strings.EqualFold(rec.QueryID, resp.QueryID) || !strings.EqualFold(rec.ResponseID, resp.ResponseID):
+		return nil, fmt.Errorf("it names response %s of query %s, not response %s of query %s", rec.ResponseID, rec.QueryID, resp.ResponseID, resp.QueryID)
+	}
+	if errs := core.CheckPair(core.Pair{Response: core.Parse(core.KindResponse, body), Receipt: core.Parse(core.KindReceipt, raw)}); len(errs) > 0 {
+		return nil, errs.Err()
+	}
+	return rec, nil
 }
 
 // encode is a response's wire form: compact, without HTML escaping (the collector quotes positions in it).

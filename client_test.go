@@ -25,6 +25,7 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/service"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 	"github.com/agentqueryprotocol/aqp-go/store/memory"
+	wirepkg "github.com/agentqueryprotocol/aqp-go/wire"
 )
 
 // wire records what reached the collector: each request's path and JSON-RPC method, so a test can tell which
@@ -113,6 +114,8 @@ func (e *env) issue(t *testing.T, binding string) *aqp.QueryRequest {
 	return req
 }
 
+func ptr[T any](v T) *T { return &v }
+
 var agent = aqp.Respondent{Kind: genaqp.QueryResponseRespondentKindAgent, Provenance: genaqp.QueryResponseRespondentProvenanceDirect}
 
 func answer(t *testing.T, req *aqp.QueryRequest, v any) *aqp.QueryResponse {
@@ -190,6 +193,15 @@ func TestSubmitEveryColumn(t *testing.T) {
 			if !errors.As(err, &re) || re.Code != core.CodeAnswerInvalid || re.Receipt == nil || rec != re.Receipt ||
 				re.Receipt.Status != genaqp.QueryReceiptStatusRejected || aqp.Retryable(err) {
 				t.Fatalf("a wrong answer: %v (receipt %+v); want a non-retryable *RejectedError %s holding the receipt", err, rec, core.CodeAnswerInvalid)
+			}
+
+			// A response that breaks its own schema is still decided: its rejected receipt comes back.
+			third := e.issue(t, col.binding)
+			invalid := answer(t, third, true)
+			invalid.Confidence = ptr(wirepkg.Number("2"))
+			rec, err = client.Submit(ctx, third, invalid)
+			if !errors.As(err, &re) || re.Code != core.CodeInvalidResponse || rec == nil || rec != re.Receipt {
+				t.Fatalf("a response with confidence 2: %v (receipt %+v); want a *RejectedError %s", err, rec, core.CodeInvalidResponse)
 			}
 
 			bad := answer(t, other, false)
