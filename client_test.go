@@ -338,3 +338,31 @@ func TestTransportsServeTheRuntime(t *testing.T) {
 		t.Fatalf("the collector saw\n%s\nwant the gRPC SendMessage", seen)
 	}
 }
+
+// TestSubmitDistrustsAnotherReceipt: a reply that is a valid receipt, but for another response, is not taken as
+// this response's decision: a retryable *TransportError saying so.
+func TestSubmitDistrustsAnotherReceipt(t *testing.T) {
+	e := newCollector(t)
+	req := e.issue(t, https.Name)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"protocolVersion":"2026-07-30","queryId":"` + req.QueryID +
+			`","responseId":"0198c7d0-2180-7729-b005-d33c99fc7452","status":"accepted","retryable":false,"receivedAt":"2026-07-30T17:05:13Z"}`))
+	})}
+	go func() { _ = hs.Serve(ln) }()
+	defer hs.Close()
+	*req.Delivery.Endpoint = "http://" + ln.Addr().String() + spec.HTTPSPath
+	client, err := aqp.NewClient(loopback)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := client.Submit(context.Background(), req, answer(t, req, true))
+	var te *aqp.TransportError
+	if !errors.As(err, &te) || rec != nil || !strings.Contains(err.Error(), "names response 0198c7d0-2180-7729-b005-d33c99fc7452") || !aqp.Retryable(err) {
+		t.Fatalf("%v (receipt %+v); want a retryable *TransportError naming the other response", err, rec)
+	}
+}
