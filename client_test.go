@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -254,6 +255,13 @@ func TestSubmitSendsNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	rebound, err := aqp.NewClient(aqp.WithPolicy(&aqp.Policy{AllowHTTPLoopback: true,
+		Resolve: func(context.Context, string) ([]netip.Addr, error) {
+			return []netip.Addr{netip.MustParseAddr("169.254.169.254")}, nil // "localhost" names the metadata service
+		}}))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name   string
 		client *aqp.Client
@@ -271,6 +279,13 @@ func TestSubmitSendsNothing(t *testing.T) {
 		{"plain http under the strict policy", strict, func(*genaqp.QueryRequestDelivery) {}, func(err error) bool {
 			var pe *aqp.PolicyError
 			return errors.As(err, &pe) && pe.Rule == "http-loopback"
+		}},
+		{"a name resolving to a forbidden address", rebound, func(d *genaqp.QueryRequestDelivery) {
+			*d.Endpoint = strings.Replace(*d.Endpoint, "127.0.0.1", "localhost", 1)
+		}, func(err error) bool {
+			var pe *aqp.PolicyError
+			var te *aqp.TransportError
+			return errors.As(err, &te) && errors.As(err, &pe) && pe.Rule == "http-loopback"
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
