@@ -93,7 +93,7 @@ func WithA2A(version, transport string) Option {
 }
 
 // NewClient builds a Client: the HTTPS, MCP and A2A transports, all dialling through the policy's http.Client
-// (and, for A2A's gRPC, its dialer), so no delivery reaches an address the policy refuses, whatever the query
+// (and, for A2A's gRPC, its dialer and TLS configuration), so no delivery reaches an address the policy refuses, whatever the query
 // names and however its host resolves. An invalid option is an error.
 func NewClient(opts ...Option) (*Client, error) {
 	o := options{}
@@ -117,7 +117,7 @@ func NewClient(opts ...Option) (*Client, error) {
 	reg, err := respondent.NewRegistry(
 		&https.Client{HTTP: hc},
 		&mcp.Client{HTTP: hc, ProtocolVersion: o.mcpVersion},
-		&a2a.Client{HTTP: hc, Dial: dial, Version: o.a2aVersion, Transport: a2aproto.TransportProtocol(o.a2aTransport)},
+		&a2a.Client{HTTP: hc, Dial: dial, TLSConfig: p.TLSConfig, Version: o.a2aVersion, Transport: a2aproto.TransportProtocol(o.a2aTransport)},
 	)
 	if err != nil {
 		return nil, err // only two clients for one binding gets here: a programming error

@@ -3,10 +3,13 @@ package aqp_test
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/netip"
 	"path/filepath"
 	"strings"
@@ -379,5 +382,49 @@ func TestSubmitDistrustsAnotherReceipt(t *testing.T) {
 	var te *aqp.TransportError
 	if !errors.As(err, &te) || rec != nil || !strings.Contains(err.Error(), "names response 0198c7d0-2180-7729-b005-d33c99fc7452") || !aqp.Retryable(err) {
 		t.Fatalf("%v (receipt %+v); want a retryable *TransportError naming the other response", err, rec)
+	}
+}
+
+// TestSubmitOverTLS: a collector behind TLS with a private root is reached over every column when the policy
+// trusts that root (Policy.TLSConfig) — A2A's gRPC, which opens its own connections, included.
+func TestSubmitOverTLS(t *testing.T) {
+	ts := httptest.NewUnstartedServer(nil)
+	ts.EnableHTTP2 = true
+	svc, err := service.New(service.Config{
+		Collector:  collector.Config{Store: memory.New(), PublicURL: "https://" + ts.Listener.Addr().String(), RateLimit: collector.RateLimit{Disabled: true}},
+		Bindings:   []service.Binding{https.Binding{}, mcp.Binding{}, a2a.Binding{}},
+		AdminToken: "test-admin-token",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := &wire{}
+	ts.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen.note(r)
+		svc.Handler().ServeHTTP(w, r)
+	})
+	ts.StartTLS()
+	defer ts.Close()
+	roots := x509.NewCertPool()
+	roots.AddCert(ts.Certificate())
+	e := &env{url: ts.URL, c: svc.Collector(), wire: seen}
+	for _, col := range columns {
+		t.Run(col.name, func(t *testing.T) {
+			client, err := aqp.NewClient(append([]aqp.Option{aqp.WithPolicy(&aqp.Policy{AllowLoopback: true,
+				TLSConfig: &tls.Config{RootCAs: roots}})}, col.opts...)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			req := e.issue(t, col.binding)
+			e.wire.take()
+			if rec, err := client.Submit(ctx, req, answer(t, req, true)); err != nil || rec.Status != genaqp.QueryReceiptStatusAccepted {
+				t.Fatalf("Submit: %v %+v", err, rec)
+			}
+			if seen := strings.Join(e.wire.take(), "\n"); !strings.Contains(seen, col.want) {
+				t.Fatalf("the collector saw\n%s\nwant %q", seen, col.want)
+			}
+		})
 	}
 }
