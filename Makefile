@@ -1,7 +1,7 @@
 # The project's commands. `make test` is what CI and a new user run.
 SHELL := /bin/bash
 GO ?= go
-GENERATED := gen/aqp/types.gen.go gen/api/api.gen.go
+GENERATED := gen/aqp/types.gen.go gen/aqp/enums.gen.go gen/api/api.gen.go
 INTEROP_DIR := .interop/node_modules
 
 .PHONY: all build generate check-generated test vet lint interop bench fuzz install-check clean
@@ -29,9 +29,10 @@ check-generated:
 vet:
 	$(GO) vet ./...
 
-## test: generated code fresh, vet clean, every test under the race detector (PostgreSQL on 127.0.0.1:5432)
+## test: generated code fresh, vet clean, every test under the race detector (PostgreSQL on 127.0.0.1:5432); run
+## by gotestsum, whose summary at the end names every test that was skipped, with the reason it gave
 test: check-generated vet
-	$(GO) test -race -count=1 ./...
+	$(GO) run gotest.tools/gotestsum --format pkgname-and-test-fails --format-hide-empty-pkg -- -race -count=1 ./...
 
 lint: vet
 	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '^gen/')); \
@@ -41,7 +42,7 @@ lint: vet
 ## node's JSON.parse/JSON.stringify keeps its canonical encoding (D16); 20,000 mutants of the valid vectors get the
 ## same verdict from core and ajv, or a different one for a reason a rule of conformance/internal/differential names;
 ## every carriage vector read by an independent decoder in plain node
-interop: $(INTEROP_DIR) interop-mcp interop-a2a conformance-report install-check
+interop: $(INTEROP_DIR) interop-mcp interop-a2a conformance-report install-check interop-examples
 	node conformance/interop/ajv-check.mjs
 	node conformance/interop/carriage-check.mjs
 	set -o pipefail; $(GO) run ./conformance/internal/reencode emit | node conformance/interop/reencode.mjs | $(GO) run ./conformance/internal/reencode check
@@ -112,6 +113,12 @@ $(INTEROP_A2A_V1_DIR): conformance/interop/a2a/v1/package.json conformance/inter
 	cp conformance/interop/a2a/v1/package.json conformance/interop/a2a/v1/package-lock.json .interop-a2a-v1/
 	cd .interop-a2a-v1 && npm ci --no-audit --no-fund --silent
 	touch $(INTEROP_A2A_V1_DIR)
+
+## interop-examples: every --help example of `aqp`, the three whole `aqp conformance collector` runs included
+## (real waits: about 90 s; `make test` runs the others and names these as skipped)
+.PHONY: interop-examples
+interop-examples:
+	AQP_TEST_SLOW_EXAMPLES=1 $(GO) test -count=1 -run '^TestHelpExamplesRun$$' ./cmd/aqp
 
 ## install-check: `go install ./cmd/aqp` from an empty module cache and GOBIN (the Go module proxy only), and the
 ## installed binary runs

@@ -27,6 +27,14 @@ go run github.com/atombender/go-jsonschema \
   "$work/schema/query-subject.schema.json" "$work/schema/query-request.schema.json" \
   "$work/schema/query-response.schema.json" "$work/schema/query-receipt.schema.json"
 
+# go-jsonschema writes each enum value as a constant but no list of them; the CLI's help and completion (and any
+# program offering the values) read these lists, so adding a value to a schema reaches them by `make generate`.
+go run ./internal/codegen/enums -types "$out/aqp/types.gen.go" -out "$out/aqp/enums.gen.go" \
+  -root query-request.schema.json=QueryRequest -root query-response.schema.json=QueryResponse \
+  -root query-receipt.schema.json=QueryReceipt -root query-subject.schema.json=QuerySubject \
+  spec/query-subject.schema.json spec/query-request.schema.json \
+  spec/query-response.schema.json spec/query-receipt.schema.json
+
 cfg=$work/oapi-codegen.yaml
 sed "s#^output: .*#output: $out/api/api.gen.go#" gen/api/oapi-codegen.yaml >"$cfg"
 go run github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen -config "$cfg" spec/openapi.yaml

@@ -273,6 +273,10 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"serve", "extra"}, `unknown command "extra"`},
 		{[]string{"serve", "--log-format", "xml"}, `--log-format must be text or json, not "xml"`},
 		{[]string{"version", "x"}, `unknown command "x"`},
+		// cobra's typo hint is printed as the lines it is, not with escaped line breaks.
+		{[]string{"serv"}, "unknown command \"serv\" for \"aqp\"\nDid you mean this?\n  serve\nRun 'aqp --help' for usage.\n"},
+		// the command line's own words are still made safe to show.
+		{[]string{"x\x1b[2J"}, `unknown command "x\x1b[2J" for "aqp"`},
 	} {
 		code, _, errOut := runCLI(t, "", c.args...)
 		if code != 2 || !strings.Contains(errOut, c.want) || !strings.Contains(errOut, "--help' for usage") {

@@ -62,7 +62,9 @@ self-contained page with the requirement × binding matrix of every run written 
 Exit status: 0 every check that ran passed or was an expected failure, 1 a check failed unexpectedly, an expected
 failure passed (stale) or the run could not start, 2 usage error.`,
 		Example: `  aqp conformance collector --target http://127.0.0.1:8080 --admin-token "$(cat aqp-data/admin-token)"
-  aqp conformance collector --target http://127.0.0.1:8081 --admin-url http://127.0.0.1:8080 --admin-token "$T"
+  aqp conformance collector --target http://127.0.0.1:8081 --admin-url http://127.0.0.1:8080 --admin-token "$AQP_ADMIN_TOKEN"
+  # issue.sh reads a QueryDraft on stdin and prints the QueryRequest (say, aqp query create --draft -);
+  # known-gaps.json is {"expectedFailures": [{"check": "…", "reason": "…"}]}
   aqp conformance collector --target http://127.0.0.1:8080 --binding mcp --issue-cmd './issue.sh' --report-dir out \
       --expected-failures known-gaps.json`,
 		Args: cobra.NoArgs,

@@ -50,6 +50,7 @@ fail, by the id the JSON report gives them, each with a reason.
 Exit status: 0 every check passed or was an expected failure, 1 a check failed unexpectedly or an expected failure
 passed (stale), 2 usage error.`,
 		Example: `  aqp conformance respondent -- aqp respond --from {url} --carrier {binding} --signal {signals} --answer-text yes --allow-http-loopback
+  # ./my-agent: your agent, started on each scenario with the carrier's URL and the signals its host has given
   aqp conformance respondent --binding mcp --report-dir out -- ./my-agent --carrier-url {url} --host-signals {signals}`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentqueryprotocol/aqp-go/gen/aqp"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
@@ -77,8 +78,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var ee *exitError
 	if !errors.As(err, &ee) {
-		// cobra's own errors: an unknown command, a bad flag, a wrong number of arguments.
-		ee = &exitError{code: exitUsage, err: err, usage: true}
+		// cobra's own errors: an unknown command, a bad flag, a wrong number of arguments. Their text is cobra's and
+		// may span lines (the "Did you mean this?" hint), so it is printed as text, each line made safe on its own.
+		say(stderr, "%s: ", cmd.CommandPath())
+		_, _ = io.WriteString(stderr, cobraText(err.Error()))
+		say(stderr, "\nRun '%s --help' for usage.\n", cmd.CommandPath())
+		return exitUsage
 	}
 	if ee.err != nil {
 		say(stderr, "%s: %s\n", cmd.CommandPath(), oneLine(ee.err.Error()))
@@ -87,6 +92,25 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	return ee.code
+}
+
+// cobraText is a message cobra wrote, as lines for a terminal: its line breaks kept (blank lines dropped), a
+// leading tab indented as two spaces, and everything else on each line passed through display, since a line can
+// quote the command line's own words.
+func cobraText(s string) string {
+	var lines []string
+	for _, line := range strings.Split(strings.TrimRight(s, "\r\n"), "\n") {
+		line = strings.TrimRight(line, "\r")
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		indent := ""
+		for strings.HasPrefix(line, "\t") {
+			indent, line = indent+"  ", line[1:]
+		}
+		lines = append(lines, indent+display(line))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // oneLine keeps one error on one line in a terminal or a log: display, with a trailing line break dropped.
@@ -123,4 +147,29 @@ unreadable input.`,
 // completeWords completes a flag's value from a fixed list of words.
 func completeWords(words ...string) cobra.CompletionFunc {
 	return cobra.FixedCompletions(words, cobra.ShellCompDirectiveNoFileComp)
+}
+
+// words turns a generated enum list (gen/aqp's …Values, written from the schemas by `make generate`) into the words
+// a flag offers, so --help and completion follow the schemas instead of a copy that drifts.
+func words[T ~string](values []T) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = string(v)
+	}
+	return out
+}
+
+// wordList is words as a flag's usage text writes them.
+func wordList[T ~string](values []T) string { return strings.Join(words(values), ", ") }
+
+// collectorBindings are the delivery bindings a collector issues queries over: every value of delivery.binding
+// but "other", which names a binding outside AQP's own.
+func collectorBindings() []aqp.QueryRequestDeliveryBinding {
+	var out []aqp.QueryRequestDeliveryBinding
+	for _, b := range aqp.QueryRequestDeliveryBindingValues {
+		if b != aqp.QueryRequestDeliveryBindingOther {
+			out = append(out, b)
+		}
+	}
+	return out
 }

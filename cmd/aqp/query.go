@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentqueryprotocol/aqp-go/gen/api"
+	"github.com/agentqueryprotocol/aqp-go/gen/aqp"
 )
 
 func newQueryCmd(stdin io.Reader) *cobra.Command {
@@ -25,7 +26,7 @@ func newQueryCmd(stdin io.Reader) *cobra.Command {
 		Short: "Issue queries through a running collector",
 		Long: `Commands that talk to a running collector's admin API (see "aqp serve"). They authenticate with the
 collector's admin token, read from the environment variable AQP_ADMIN_TOKEN.`,
-		Example: `  export AQP_ADMIN_TOKEN=...   # printed by aqp serve at first start
+		Example: `  export AQP_ADMIN_TOKEN=$(cat aqp-data/admin-token)   # kept there by aqp serve at first start
   aqp query create --consent-mode not_required --subject-kind task --subject-id t1 --prompt "Done?" --format boolean`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -66,10 +67,11 @@ the environment variable AQP_SERVER.
 
 Exit status: 0 issued, 1 the collector refused the query (its errors are printed), 2 usage error, unreadable
 input or no collector reachable.`,
-		Example: `  export AQP_ADMIN_TOKEN=...   # printed by aqp serve at first start
+		Example: `  export AQP_ADMIN_TOKEN=$(cat aqp-data/admin-token)   # kept there by aqp serve at first start
   aqp query create --type clarification --consent-mode not_required \
     --subject-kind tool_call --subject-id call_01JQ8QY3EJX9 --subject-protocol mcp \
     --prompt "Did this tool result fully answer the user's request?" --choices yes,partly,no > query.json
+  # draft.json: a QueryDraft, the admin API's body (spec/openapi.yaml)
   aqp query create --draft draft.json --ttl 15m
   aqp query create --server http://collector.internal:8080 --consent-mode ask_once --consent-scope deploys:prod \
     --type approval --subject-kind task --subject-id deploy-42 --prompt "Approve the deploy?" --format boolean`,
@@ -81,36 +83,36 @@ input or no collector reachable.`,
 	f := cmd.Flags()
 	f.StringVar(&o.server, "server", envOr("AQP_SERVER", "http://127.0.0.1:8080"), "collector base URL (env AQP_SERVER)")
 	f.StringVar(&o.draftFile, "draft", "", "a QueryDraft JSON file (- for standard input); the other flags override its members (default: none, the query is built from the flags)")
-	f.StringVar(&o.typ, "type", "feedback", "query type: feedback, evaluation, clarification, approval, status, preference, correction, survey, custom")
+	f.StringVar(&o.typ, "type", "feedback", "query type: "+wordList(aqp.QueryRequestTypeValues))
 	f.StringVar(&o.prompt, "prompt", "", "the question, 1-4000 characters (required without --draft)")
 	f.StringVar(&o.instructions, "instructions", "", "instructions for the respondent (default: none)")
-	f.StringVar(&o.format, "format", "", "answer format: text, structured, choice, boolean, number (default: choice with --choices, structured with --json-schema, else text)")
+	f.StringVar(&o.format, "format", "", "answer format: "+wordList(aqp.QueryRequestResponseFormatValues)+" (default: choice with --choices, structured with --json-schema, else text)")
 	f.StringVar(&o.choices, "choices", "", "comma-separated choices, for --format choice (default: none)")
 	f.IntVar(&o.maxLength, "max-length", 0, "response.maxLength, the longest text answer accepted (default: none, no limit beyond the protocol's)")
 	f.StringVar(&o.jsonSchemaFile, "json-schema", "", "file holding response.jsonSchema, for --format structured (default: none)")
-	f.StringVar(&o.subjectKind, "subject-kind", "", "subject kind: tool_call, tool_result, task, message, artifact, session, resource, response, custom (required without --draft)")
+	f.StringVar(&o.subjectKind, "subject-kind", "", "subject kind: "+wordList(aqp.QuerySubjectKindValues)+" (required without --draft)")
 	f.StringVar(&o.subjectID, "subject-id", "", "subject id (required without --draft)")
-	f.StringVar(&o.subjectScope, "subject-id-scope", "", "subject idScope: local or global (default: none, unscoped)")
-	f.StringVar(&o.subjectProtocol, "subject-protocol", "", "subject protocol: mcp, a2a, https, aqp, other (default: none)")
-	f.StringVar(&o.respondent, "respondent", "", "requestedRespondent: agent, human, system, any (default: none, whoever answers)")
-	f.StringVar(&o.timing, "timing", "immediate", "timing: immediate, after_outcome_known, after_task_complete, deferred")
-	f.StringVar(&o.consentMode, "consent-mode", "", "consentMode: not_required, ask_once, ask_always (required without --draft; no default)")
+	f.StringVar(&o.subjectScope, "subject-id-scope", "", "subject idScope: "+wordList(aqp.QuerySubjectIDScopeValues)+" (default: none, unscoped)")
+	f.StringVar(&o.subjectProtocol, "subject-protocol", "", "subject protocol: "+wordList(aqp.QuerySubjectProtocolValues)+" (default: none)")
+	f.StringVar(&o.respondent, "respondent", "", "requestedRespondent: "+wordList(aqp.QueryRequestRequestedRespondentValues)+" (default: none, whoever answers)")
+	f.StringVar(&o.timing, "timing", "immediate", "timing: "+wordList(aqp.QueryRequestTimingValues))
+	f.StringVar(&o.consentMode, "consent-mode", "", "consentMode: "+wordList(aqp.QueryRequestConsentModeValues)+" (required without --draft; no default)")
 	f.StringVar(&o.consentScope, "consent-scope", "", "consentScope (required with --consent-mode ask_once; default: none)")
 	f.StringVar(&o.dataPolicy, "data-policy", "", "dataPolicy, how the answer will be used and kept (default: none)")
-	f.StringVar(&o.binding, "binding", "", "binding to deliver over: https, mcp, a2a (default: the collector's, https)")
+	f.StringVar(&o.binding, "binding", "", "binding to deliver over: "+wordList(collectorBindings())+" (default: the collector's, https)")
 	f.StringVar(&o.ttl, "ttl", "", "time to expiry: seconds or a duration such as 15m, 1s-24h (default: the collector's, 1h)")
 	_ = cmd.MarkFlagFilename("draft", "json")
 	_ = cmd.MarkFlagFilename("json-schema", "json")
 	for flag, words := range map[string][]string{
-		"type":             {"feedback", "evaluation", "clarification", "approval", "status", "preference", "correction", "survey", "custom"},
-		"format":           {"text", "structured", "choice", "boolean", "number"},
-		"subject-kind":     {"tool_call", "tool_result", "task", "message", "artifact", "session", "resource", "response", "custom"},
-		"subject-id-scope": {"local", "global"},
-		"subject-protocol": {"mcp", "a2a", "https", "aqp", "other"},
-		"respondent":       {"agent", "human", "system", "any"},
-		"timing":           {"immediate", "after_outcome_known", "after_task_complete", "deferred"},
-		"consent-mode":     {"not_required", "ask_once", "ask_always"},
-		"binding":          {"https", "mcp", "a2a"},
+		"type":             words(aqp.QueryRequestTypeValues),
+		"format":           words(aqp.QueryRequestResponseFormatValues),
+		"subject-kind":     words(aqp.QuerySubjectKindValues),
+		"subject-id-scope": words(aqp.QuerySubjectIDScopeValues),
+		"subject-protocol": words(aqp.QuerySubjectProtocolValues),
+		"respondent":       words(aqp.QueryRequestRequestedRespondentValues),
+		"timing":           words(aqp.QueryRequestTimingValues),
+		"consent-mode":     words(aqp.QueryRequestConsentModeValues),
+		"binding":          words(collectorBindings()),
 	} {
 		_ = cmd.RegisterFlagCompletionFunc(flag, completeWords(words...))
 	}

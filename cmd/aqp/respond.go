@@ -75,11 +75,16 @@ hold on the address actually dialled; redirects are refused.
 
 Exit status: 0 accepted, 1 rejected, 2 usage error, unreadable or dropped query, consent refused, or delivery
 failed.`,
-		Example: `  aqp respond --query aqp-data/try/query.json --answer-text partly --allow-http-loopback
-  aqp query create ... | aqp respond --query - --answer true --consent granted --json
-  aqp respond --from http://127.0.0.1:8080/tools --carrier mcp --answer-text yes --allow-http-loopback
+		Example: `  # query.json: a query "aqp query create" printed (see its examples), from "aqp serve" on this machine
+  aqp respond --query query.json --answer-text partly --allow-http-loopback
+  aqp query create --consent-mode ask_once --consent-scope deploys:prod --subject-kind task --subject-id deploy-42 \
+    --prompt "Approve the deploy?" --format boolean | aqp respond --query - --answer true --consent granted --json \
+    --allow-http-loopback
+  # the queries an MCP tool server's results carry (go run ./examples/mcp-tool-server, beside aqp serve)
+  aqp respond --from http://127.0.0.1:8090/mcp --carrier mcp --answer-text yes --allow-http-loopback
+  # q.json: a boolean query about tool call call_01JQ8QY3EJX9, timed after_outcome_known
   aqp respond --query q.json --answer true --signal outcome_known:tool_call/mcp:call_01JQ8QY3EJX9 --allow-http-loopback
-  aqp respond --query q.json --answer-text yes --signal none --max-continuations 0`,
+  aqp respond --query query.json --answer-text yes --signal none --max-continuations 0 --allow-http-loopback`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
@@ -97,8 +102,8 @@ failed.`,
 	f.StringVar(&o.confidence, "confidence", "", "the response's confidence, 0-1 (default: none)")
 	f.StringVar(&o.consent, "consent", "", "\"granted\" to grant consent without being asked (default: ask on the terminal when needed)")
 	f.StringVar(&o.grants, "grants", "", "the consent grant file (default: the user's config directory, aqp/consent-grants.json)")
-	f.StringVar(&o.respondentKind, "respondent-kind", "", "respondent.kind: agent, human, system (default agent: a program answers as an agent, and a query asking for another kind is not answered)")
-	f.StringVar(&o.provenance, "provenance", "direct", "respondent.provenance: direct, relayed, inferred")
+	f.StringVar(&o.respondentKind, "respondent-kind", "", "respondent.kind: "+wordList(aqp.QueryResponseRespondentKindValues)+" (default agent: a program answers as an agent, and a query asking for another kind is not answered)")
+	f.StringVar(&o.provenance, "provenance", "direct", "respondent.provenance: "+wordList(aqp.QueryResponseRespondentProvenanceValues))
 	f.BoolVar(&o.allowHTTPLoopback, "allow-http-loopback", false, "permit plain http to a loopback address, a collector on this machine (default: refused)")
 	f.StringSliceVar(&o.allowHosts, "allow-host", nil, "deliver only to these hosts (repeatable; default: any public host)")
 	f.BoolVar(&o.json, "json", false, "print the receipt JSON (default: a summary)")
@@ -107,8 +112,8 @@ failed.`,
 	_ = cmd.MarkFlagFilename("query", "json")
 	_ = cmd.RegisterFlagCompletionFunc("consent", completeWords("granted"))
 	_ = cmd.RegisterFlagCompletionFunc("carrier", completeWords(transports.Carriers...))
-	_ = cmd.RegisterFlagCompletionFunc("respondent-kind", completeWords("agent", "human", "system"))
-	_ = cmd.RegisterFlagCompletionFunc("provenance", completeWords("direct", "relayed", "inferred"))
+	_ = cmd.RegisterFlagCompletionFunc("respondent-kind", completeWords(words(aqp.QueryResponseRespondentKindValues)...))
+	_ = cmd.RegisterFlagCompletionFunc("provenance", completeWords(words(aqp.QueryResponseRespondentProvenanceValues)...))
 	_ = cmd.RegisterFlagCompletionFunc("signal", completeWords(string(respondent.SignalOutcomeKnown), string(respondent.SignalTaskComplete), "none"))
 	return cmd
 }

@@ -55,9 +55,9 @@ consent, expiry, and that a duplicate's receipt is equivalent.
 
 FILE "-" reads standard input. Documents larger than 1 MiB are refused.
 Exit status: 0 all valid, 1 something invalid, 2 usage error or unreadable input.`,
-		Example: `  aqp validate examples/quickstart-request.json
-  aqp validate --kind response answer.json
-  aqp validate --pair query.json response.json receipt.json
+		Example: `  aqp validate examples/quickstart-request.json   # exits 1: the Quickstart's query has no consentMode (D1)
+  aqp validate --kind response examples/quickstart-response.json
+  aqp validate --pair examples/quickstart-request-corrected.json examples/quickstart-response.json examples/quickstart-receipt.json
   aqp query create --draft draft.json --consent-mode ask_always | aqp validate --json -`,
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return []string{"json"}, cobra.ShellCompDirectiveFilterFileExt
