@@ -71,7 +71,7 @@ func TestBindingProofsAreCollectorMusts(t *testing.T) {
 	// The binding MUSTs a collector's wire checks cannot prove, and why: they are not about a submission.
 	elsewhere := map[string]string{
 		"AQP-BIND-AUTH-HEADER": "binds the respondent's requests; the unauthorized scenarios fail it, the respondent runner passes it",
-		"AQP-BIND-HTTPS-QUERY-HEADER": "query carriage is an application's (https.AttachQuery), not the collector's; " +
+		"AQP-BIND-HTTPS-QUERY-HEADER": "query carriage is an application's (https.Attach), not the collector's; " +
 			"internal/respondentrun's carriers exercise it against a respondent",
 		"AQP-BIND-MCP-QUERIES": "query carriage is an application's (mcp.Attach), not the collector's; " +
 			"internal/respondentrun's carriers exercise it against a respondent",

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/gen/aqp"
+	"github.com/agentqueryprotocol/aqp-go/spec"
 	"github.com/agentqueryprotocol/aqp-go/wire"
 )
 
@@ -87,7 +88,7 @@ func ExampleParseReceipt() {
 // its member, and a value with no JSON form is an error, not a panic.
 func ExampleValidateObject() {
 	rec := aqp.QueryReceipt{
-		ProtocolVersion: wire.ProtocolVersion20260730,
+		ProtocolVersion: wire.ProtocolVersion(spec.ProtocolVersion),
 		QueryID:         "0198c7cb-1af1-7e79-bd7f-02f8a89b8857",
 		ResponseID:      "0198c7d0-2180-7729-b005-d33c99fc7452",
 		Status:          aqp.QueryReceiptStatusAccepted,

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/agentqueryprotocol/aqp-go/gen/aqp"
+	"github.com/agentqueryprotocol/aqp-go/spec"
 	"github.com/agentqueryprotocol/aqp-go/wire"
 )
 
@@ -99,7 +100,7 @@ func NewResponse(req *aqp.QueryRequest, respondent aqp.QueryResponseRespondent, 
 		respondent.ID = ptr(*respondent.ID)
 	}
 	return &aqp.QueryResponse{
-		ProtocolVersion: wire.ProtocolVersion20260730,
+		ProtocolVersion: wire.ProtocolVersion(spec.ProtocolVersion),
 		ResponseID:      id.String(),
 		QueryID:         req.QueryID,
 		Subject:         copySubject(req.Subject),

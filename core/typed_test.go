@@ -265,13 +265,6 @@ func TestParseValueAnyGoValue(t *testing.T) {
 
 func ptr[T any](v T) *T { return &v }
 
-// TestWireVersionIsSpecVersion: package wire cannot import spec, so it repeats the version; this keeps them equal.
-func TestWireVersionIsSpecVersion(t *testing.T) {
-	if string(wire.ProtocolVersion20260730) != spec.ProtocolVersion {
-		t.Fatalf("wire.ProtocolVersion20260730 = %q, spec.ProtocolVersion = %q", wire.ProtocolVersion20260730, spec.ProtocolVersion)
-	}
-}
-
 func TestNewResponse(t *testing.T) {
 	req, errs := core.ParseRequest([]byte(exampleQuery))
 	if errs != nil {
@@ -336,7 +329,7 @@ func TestCheckObjects(t *testing.T) {
 	req, _ := core.ParseRequest([]byte(exampleQuery))
 	who := aqp.QueryResponseRespondent{Kind: aqp.QueryResponseRespondentKindAgent, Provenance: aqp.QueryResponseRespondentProvenanceDirect}
 	resp, _ := core.NewResponse(req, who, "yes")
-	rec := &aqp.QueryReceipt{ProtocolVersion: wire.ProtocolVersion20260730, QueryID: req.QueryID, ResponseID: resp.ResponseID,
+	rec := &aqp.QueryReceipt{ProtocolVersion: wire.ProtocolVersion(spec.ProtocolVersion), QueryID: req.QueryID, ResponseID: resp.ResponseID,
 		Status: aqp.QueryReceiptStatusAccepted, ReceivedAt: wire.NewDateTime(time.Now())}
 	if errs := core.CheckObjects(req, resp, rec); errs != nil {
 		t.Fatalf("a matching exchange: %v", errs)

@@ -31,7 +31,9 @@ func (o *observed) Submit(ctx context.Context, s collector.Submission) collector
 	return out
 }
 
-// WireRejected counts a request a binding refused before it became a submission (bindings look for this method).
-func (o *observed) WireRejected(binding, reason string) { o.m.WireRejected(binding, reason) }
-
-var _ collector.WireRejecter = (*observed)(nil)
+// WireRejected counts a request a binding refused before it became a submission, and forwards it to what it
+// wraps, which may count it too.
+func (o *observed) WireRejected(binding, reason string) {
+	o.m.WireRejected(binding, reason)
+	o.next.WireRejected(binding, reason)
+}

@@ -7,7 +7,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -28,13 +27,13 @@ func compactCarried(t *testing.T) []byte {
 	return core.CompactJSON(doc.Value)
 }
 
-// TestOneCarriageCap: every binding carries at most core.MaxCarriedQueries (16) queries on one carrying object,
+// TestOneCarriageCap: every binding carries at most core.MaxQueries (16) queries on one carrying object,
 // refusing the 17th on the sending side and decoding no more than 16 on the reading side (D34, issue 16 item 4).
 // Before, HTTPS had no cap on either side (12,000 AQP-Query headers were 12,000 queries) and mcp.Attach attached
 // any number.
 func TestOneCarriageCap(t *testing.T) {
 	q := compactCarried(t)
-	seventeen := make([][]byte, core.MaxCarriedQueries+1)
+	seventeen := make([][]byte, core.MaxQueries+1)
 	for i := range seventeen {
 		seventeen[i] = q
 	}
@@ -46,7 +45,7 @@ func TestOneCarriageCap(t *testing.T) {
 		{"https", func() error {
 			h := http.Header{}
 			for _, r := range seventeen {
-				if err := https.AttachQuery(h, r); err != nil {
+				if err := https.Attach(h, r); err != nil {
 					return err
 				}
 			}
@@ -57,7 +56,7 @@ func TestOneCarriageCap(t *testing.T) {
 			for range 12_000 {
 				h.Add(https.QueryHeader, e)
 			}
-			docs, dropped := https.Carried(h)
+			docs, dropped := https.Queries(h)
 			return len(docs), len(dropped)
 		}},
 		{"mcp", func() error { return aqpmcp.Attach(mcp.NewToolResultText("x"), seventeen...) }, func() (int, int) {
@@ -66,17 +65,17 @@ func TestOneCarriageCap(t *testing.T) {
 				items[i] = map[string]any{}
 			}
 			res := mcp.NewToolResultText("x")
-			res.Meta = &mcp.Meta{AdditionalFields: map[string]any{aqpmcp.QueriesMetaKey: items}}
-			kept, dropped := aqpmcp.Queries(res, time.Now())
-			return len(kept), len(dropped) - core.MaxCarriedQueries // the first 16 are dropped as not requests
+			res.Meta = &mcp.Meta{AdditionalFields: map[string]any{aqpmcp.QueriesKey: items}}
+			kept, dropped := aqpmcp.Queries(res)
+			return len(kept), len(dropped) - core.MaxQueries // the first 16 are dropped as not requests
 		}},
-		{"a2a", func() error { return a2ab.AttachToMessage(a2a.NewMessage(a2a.MessageRoleAgent), seventeen...) }, func() (int, int) {
+		{"a2a", func() error { return a2ab.Attach(a2a.NewMessage(a2a.MessageRoleAgent), seventeen...) }, func() (int, int) {
 			items := make([]any, 12_000)
 			for i := range items {
 				items[i] = map[string]any{}
 			}
-			kept, dropped := a2ab.Queries(map[string]any{a2ab.QueriesKey: items})
-			return len(kept), len(dropped) - core.MaxCarriedQueries
+			kept, dropped := a2ab.Queries(&a2a.Message{Metadata: map[string]any{a2ab.QueriesKey: items}})
+			return len(kept), len(dropped) - core.MaxQueries
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -84,7 +83,7 @@ func TestOneCarriageCap(t *testing.T) {
 				t.Errorf("attaching 17 queries: %v; want a refusal naming the cap", err)
 			}
 			kept, over := tc.read()
-			if kept > core.MaxCarriedQueries || over != 12_000-core.MaxCarriedQueries {
+			if kept > core.MaxQueries || over != 12_000-core.MaxQueries {
 				t.Errorf("reading 12,000 entries: %d kept, %d dropped as too many; want at most 16 read", kept, over)
 			}
 		})
@@ -109,7 +108,7 @@ func TestCopiesTakenInOnce(t *testing.T) {
 	}{
 		{https.Name, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			for range 3 {
-				_ = https.AttachQuery(w.Header(), q)
+				_ = https.Attach(w.Header(), q)
 			}
 		})},
 		{aqpmcp.Name, mcpServer()},

@@ -13,7 +13,6 @@ import (
 	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
 	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
-	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/core/respondent"
 )
 
@@ -51,39 +50,8 @@ func fetchHTTPS(ctx context.Context, hc *http.Client, r *respondent.Respondent, 
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
 	resp.Body.Close()
 	// Every well-carried query is taken, whatever the other headers hold; each broken one is reported.
-	docs, dropped := https.Carried(resp.Header)
-	var qs []*respondent.Query
-	var drops []*respondent.DropError
-	for _, d := range dropped {
-		reason := d.Reason
-		if d.Rule != "" {
-			reason = fmt.Sprintf("not carried as §6 says (%s): %s", d.Rule, d.Reason)
-		}
-		drops = append(drops, &respondent.DropError{Source: fmt.Sprintf("%s element %d of GET %s", https.QueryHeader, d.Index+1, url),
-			Reason: reason})
-	}
-	seen := map[string]bool{}
-	for i, doc := range docs {
-		q, err := r.Intake(fmt.Sprintf("%s query %d of GET %s", https.QueryHeader, i+1, url), core.CompactJSON(doc.Value))
-		if err != nil {
-			drops = append(drops, asDrop(err, url))
-			continue
-		}
-		// A query carried again on the same response is the same query, answered once (D34).
-		if seen[q.Request.QueryID] {
-			continue
-		}
-		seen[q.Request.QueryID] = true
-		qs = append(qs, q)
-	}
+	qs, drops := https.Intake(r, "GET "+url, resp.Header)
 	return qs, drops, nil
-}
-
-func asDrop(err error, source string) *respondent.DropError {
-	if d, ok := err.(*respondent.DropError); ok {
-		return d
-	}
-	return &respondent.DropError{Source: source, Reason: "not taken in", Err: err}
 }
 
 // fetchMCP speaks to the tool server as the binding's client does (aqpmcp.Connect): server/discover at 2026-07-28,
@@ -129,10 +97,10 @@ func fetchA2A(ctx context.Context, hc *http.Client, r *respondent.Respondent, ur
 	}
 	switch v := res.(type) {
 	case *a2a.Message:
-		qs, drops := a2ab.IntakeMessage(r, "a2a message "+v.ID, v)
+		qs, drops := a2ab.Intake(r, "a2a message "+v.ID, v)
 		return qs, drops, nil
 	case *a2a.Task:
-		qs, drops := a2ab.IntakeTask(r, "a2a task "+string(v.ID), v)
+		qs, drops := a2ab.Intake(r, "a2a task "+string(v.ID), v)
 		return qs, drops, nil
 	}
 	return nil, nil, fmt.Errorf("SendMessage to %s: the agent replied with a %T, neither a message nor a task", url, res)

@@ -17,7 +17,6 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
 	"github.com/agentqueryprotocol/aqp-go/core/respondent"
-	"github.com/agentqueryprotocol/aqp-go/gen/aqp"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
@@ -26,31 +25,38 @@ import (
 // an extension's metadata keys (D32); a Message carrying queries also lists the extension in its extensions.
 const QueriesKey = spec.A2AQueriesMetadataKey
 
-// MaxQueries bounds how many queries one Message or Task may carry; extraction drops the rest, each with a reason.
-const MaxQueries = core.MaxCarriedQueries
+// MaxQueries bounds how many queries one Message or Task carries, as in every binding (core.MaxQueries, D34):
+// Attach refuses more, and Queries drops the rest, each with a reason.
+const MaxQueries = core.MaxQueries
 
-// AttachToMessage adds issued queries (QueryRequest JSON) to a Message's metadata under QueriesKey, after any it
-// already carries, and lists the AQP extension in the Message's extensions. Each must be valid — a respondent
-// would drop an invalid one — and is kept as its compact text, so its numbers are sent as the issuer wrote them.
-func AttachToMessage(m *a2a.Message, requests ...[]byte) error {
-	if m == nil {
-		return errors.New("a2a: attaching queries to a nil Message")
-	}
-	if err := attach(&m.Metadata, requests); err != nil {
-		return err
-	}
-	if !slices.Contains(m.Extensions, spec.A2AExtension) {
-		m.Extensions = append(m.Extensions, spec.A2AExtension)
-	}
-	return nil
-}
+// Carrier is what carries queries over A2A: a Message or a Task an agent returns (§6). Attach, Queries and
+// Intake take either, so one name does the job for both, as it does in the other bindings.
+type Carrier interface{ *a2a.Message | *a2a.Task }
 
-// AttachToTask adds issued queries to a Task's metadata under QueriesKey, as AttachToMessage does.
-func AttachToTask(t *a2a.Task, requests ...[]byte) error {
-	if t == nil {
-		return errors.New("a2a: attaching queries to a nil Task")
+// Attach adds issued queries (QueryRequest JSON) to a Message's or Task's metadata under QueriesKey, after any it
+// already carries; on a Message it also lists the AQP extension in its extensions. Each must be valid — a
+// respondent would drop an invalid one — and is kept as its compact text, so its numbers are sent as the issuer
+// wrote them. An invalid request, or more than MaxQueries on the object, is an error and nothing is attached.
+func Attach[C Carrier](carrier C, requests ...[]byte) error {
+	switch c := any(carrier).(type) {
+	case *a2a.Message:
+		if c == nil {
+			return errors.New("a2a: attaching queries to a nil Message")
+		}
+		if err := attach(&c.Metadata, requests); err != nil {
+			return err
+		}
+		if !slices.Contains(c.Extensions, spec.A2AExtension) {
+			c.Extensions = append(c.Extensions, spec.A2AExtension)
+		}
+		return nil
+	case *a2a.Task:
+		if c == nil {
+			return errors.New("a2a: attaching queries to a nil Task")
+		}
+		return attach(&c.Metadata, requests)
 	}
-	return attach(&t.Metadata, requests)
+	return fmt.Errorf("a2a: attaching queries to a %T", carrier) // unreachable: Carrier admits only the two
 }
 
 func attach(meta *map[string]any, requests [][]byte) error {
@@ -94,63 +100,45 @@ func genericJSON(b []byte) (any, error) {
 	return v, nil
 }
 
-// Query is one query a respondent received, validated: its JSON and its typed form.
-type Query struct {
-	// JSON is the QueryRequest's compact JSON.
-	JSON []byte
-	// Request is the typed QueryRequest.
-	Request *aqp.QueryRequest
-}
-
-// Dropped is a carried entry that is not a usable query, and why.
-type Dropped struct {
-	// Index is the entry's position in the carried array (0-based); -1 when the metadata member itself is wrong.
-	Index int
-	// Rule is the rule of §6 the entry breaks, in the carriage vectors' words; empty for a drop that is no carriage
-	// fault (too many on one object).
-	Rule core.CarriageRule
-	// Reason says which rule the entry breaks, for a log.
-	Reason string
-}
-
-// QueriesFromMessage reads the queries a Message carries (see Queries).
-func QueriesFromMessage(m *a2a.Message) ([]Query, []Dropped) {
-	if m == nil {
-		return nil, nil
+// Queries reads the queries a Message or Task carries in its metadata under QueriesKey, in order: each valid one
+// kept, typed, each other entry dropped with the rule it breaks (Index its position in the carried array; -1 when
+// the metadata member itself is wrong). A respondent acts on the kept ones and may report the dropped; expiry is
+// the respondent runtime's to judge (§7), not the carriage's. Metadata decoded by a2a-go holds numbers as
+// float64, so a number beyond a double's precision inside a query (in a jsonSchema) is already rounded when it
+// gets here; AQP's own members hold no such numbers, and QueriesFromJSON reads a carrier's bytes exactly.
+func Queries[C Carrier](carrier C) ([]core.CarriedQuery, []core.Dropped) {
+	switch c := any(carrier).(type) {
+	case *a2a.Message:
+		if c != nil {
+			return queriesIn(c.Metadata)
+		}
+	case *a2a.Task:
+		if c != nil {
+			return queriesIn(c.Metadata)
+		}
 	}
-	return Queries(m.Metadata)
-}
-
-// QueriesFromTask reads the queries a Task carries (see Queries).
-func QueriesFromTask(t *a2a.Task) ([]Query, []Dropped) {
-	if t == nil {
-		return nil, nil
-	}
-	return Queries(t.Metadata)
+	return nil, nil
 }
 
 // QueriesFromJSON reads the queries a Message or Task carries, of either generation, from its JSON: its metadata is
 // kept as text, so the queries are exactly the carrier's (no number rounded through a float64), and nothing else of
 // the object is decoded. A host that has the reply's bytes should read them with this rather than a decoded object.
-func QueriesFromJSON(object []byte) ([]Query, []Dropped) {
+func QueriesFromJSON(object []byte) ([]core.CarriedQuery, []core.Dropped) {
 	var o struct {
 		Metadata map[string]json.RawMessage `json:"metadata"`
 	}
 	if err := json.Unmarshal(object, &o); err != nil {
-		return nil, []Dropped{{Index: -1, Rule: core.CarriageArray, Reason: "the carrier is not a JSON object with metadata: " + err.Error()}}
+		return nil, []core.Dropped{{Index: -1, Rule: core.CarriageArray, Reason: "the carrier is not a JSON object with metadata: " + err.Error()}}
 	}
 	v, ok := o.Metadata[QueriesKey]
 	if !ok {
 		return nil, nil
 	}
-	return Queries(map[string]any{QueriesKey: v})
+	return queriesIn(map[string]any{QueriesKey: v})
 }
 
-// Queries reads the queries carried in metadata under QueriesKey, in order: each valid one typed, each other
-// entry dropped with the reason. A respondent acts on the valid ones and may report the dropped. Metadata decoded
-// by a2a-go holds numbers as float64, so a number beyond a double's precision inside a query (in a jsonSchema) is
-// already rounded when it gets here; AQP's own members hold no such numbers.
-func Queries(metadata map[string]any) ([]Query, []Dropped) {
+// queriesIn reads the queries carried in metadata under QueriesKey (see Queries).
+func queriesIn(metadata map[string]any) ([]core.CarriedQuery, []core.Dropped) {
 	v, ok := metadata[QueriesKey]
 	if !ok {
 		return nil, nil
@@ -160,31 +148,26 @@ func Queries(metadata map[string]any) ([]Query, []Dropped) {
 		err = errors.New("it is null") // present but null: no array, so whatever was meant to be carried is lost
 	}
 	if err != nil {
-		return nil, []Dropped{{Index: -1, Rule: core.CarriageArray, Reason: fmt.Sprintf("metadata %q must be an array of QueryRequest: %v", QueriesKey, err)}}
+		return nil, []core.Dropped{{Index: -1, Rule: core.CarriageArray, Reason: fmt.Sprintf("metadata %q must be an array of QueryRequest: %v", QueriesKey, err)}}
 	}
-	var out []Query
-	var dropped []Dropped
+	var out []core.CarriedQuery
+	var dropped []core.Dropped
 	for i, e := range entries {
 		if i >= MaxQueries {
-			dropped = append(dropped, Dropped{Index: i, Reason: fmt.Sprintf("more than %d queries on one object", MaxQueries)})
+			dropped = append(dropped, core.Dropped{Index: i, Reason: fmt.Sprintf("more than %d queries on one object", MaxQueries)})
 			continue
 		}
 		raw, err := entryJSON(e)
 		if err != nil {
-			dropped = append(dropped, Dropped{Index: i, Rule: core.CarriageObject, Reason: err.Error()})
+			dropped = append(dropped, core.Dropped{Index: i, Rule: core.CarriageObject, Reason: err.Error()})
 			continue
 		}
-		doc, rule := core.CarriedRequest(raw)
-		if rule != "" {
-			dropped = append(dropped, Dropped{Index: i, Rule: rule, Reason: "not a valid QueryRequest: " + doc.Errors.String()})
+		q, d := core.CarriedEntry(i, raw)
+		if d != nil {
+			dropped = append(dropped, *d)
 			continue
 		}
-		req := new(aqp.QueryRequest)
-		if err := json.Unmarshal(raw, req); err != nil { // a valid request always decodes; say so should one not
-			dropped = append(dropped, Dropped{Index: i, Rule: core.CarriageRequest, Reason: "a valid QueryRequest that does not decode: " + err.Error()})
-			continue
-		}
-		out = append(out, Query{JSON: raw, Request: req})
+		out = append(out, q)
 	}
 	return out, dropped
 }
@@ -274,9 +257,9 @@ func (e *AskingExecutor) ask(ctx context.Context, execCtx *a2asrv.ExecutorContex
 	var attach func([]byte) error
 	switch ev := event.(type) {
 	case *a2a.Message:
-		attach = func(req []byte) error { return AttachToMessage(ev, req) }
+		attach = func(req []byte) error { return Attach(ev, req) }
 	case *a2a.Task:
-		attach = func(req []byte) error { return AttachToTask(ev, req) }
+		attach = func(req []byte) error { return Attach(ev, req) }
 	default:
 		return
 	}
@@ -312,32 +295,14 @@ func (e *AskingExecutor) report(err error) {
 	slog.Default().Warn("the reply goes without its query", "err", err)
 }
 
-// IntakeMessage hands the queries a Message carries to a respondent runtime, as a host does with every reply it
-// receives: each valid query is taken in (and judged by the runtime: expiry, its transport, its destination
-// policy), and every entry not kept comes back as a *respondent.DropError with the carriage's reason or the
-// runtime's. source names the message in the host's log ("a2a message <messageId>").
-func IntakeMessage(r *respondent.Respondent, source string, m *a2a.Message) ([]*respondent.Query, []*respondent.DropError) {
-	qs, dropped := QueriesFromMessage(m)
-	return intake(r, source, qs, dropped)
-}
-
-// IntakeTask hands the queries a Task carries to a respondent runtime, as IntakeMessage does.
-func IntakeTask(r *respondent.Respondent, source string, t *a2a.Task) ([]*respondent.Query, []*respondent.DropError) {
-	qs, dropped := QueriesFromTask(t)
-	return intake(r, source, qs, dropped)
-}
-
-func intake(r *respondent.Respondent, source string, qs []Query, dropped []Dropped) ([]*respondent.Query, []*respondent.DropError) {
+// Intake hands the queries a Message or Task carries to a respondent runtime, as a host does with every reply it
+// receives: each query Queries keeps is taken in (and judged by the runtime: expiry, its transport, its
+// destination policy), and every entry not kept comes back as a *respondent.DropError with the carriage's reason
+// or the runtime's. source names the object in the host's log ("a2a message <messageId>").
+func Intake[C Carrier](r *respondent.Respondent, source string, carrier C) ([]*respondent.Query, []*respondent.DropError) {
 	if r == nil {
 		return nil, []*respondent.DropError{{Source: source, Reason: "no respondent runtime to take the queries in"}}
 	}
-	reqs := make([]*aqp.QueryRequest, len(qs))
-	for i, q := range qs {
-		reqs[i] = q.Request
-	}
-	drops := make([]respondent.CarriedDrop, len(dropped))
-	for i, d := range dropped {
-		drops[i] = respondent.CarriedDrop{Index: d.Index, Reason: d.Reason}
-	}
-	return r.IntakeCarried(source, reqs, drops)
+	qs, dropped := Queries(carrier)
+	return r.IntakeCarried(source, qs, dropped)
 }

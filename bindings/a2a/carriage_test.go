@@ -59,7 +59,7 @@ func askingReply(ctx context.Context, t *testing.T, c collector.Issuer) *a2a.Mes
 }
 
 // TestAskingExecutorEndToEnd: an existing a2a-go/v2 agent wrapped by AskingExecutor returns its reply with a query
-// attached and the extension listed; SendText receives it, QueriesFromMessage extracts it typed and valid, and the
+// attached and the extension listed; SendText receives it, Queries extracts it typed and valid, and the
 // binding's client answers it.
 func TestAskingExecutorEndToEnd(t *testing.T) {
 	e := newService(t)
@@ -69,7 +69,7 @@ func TestAskingExecutorEndToEnd(t *testing.T) {
 	if !slices.Contains(msg.Extensions, spec.A2AExtension) {
 		t.Errorf("the reply does not list the extension: %v", msg.Extensions)
 	}
-	queries, dropped := a2ab.QueriesFromMessage(msg)
+	queries, dropped := a2ab.Queries(msg)
 	if len(queries) != 1 || len(dropped) != 0 {
 		t.Fatalf("queries %d, dropped %v; metadata %v", len(queries), dropped, msg.Metadata)
 	}
@@ -93,7 +93,7 @@ func TestAskingExecutorEndToEnd(t *testing.T) {
 	}
 }
 
-// TestAttachToMessage: attaching lists the AQP extension in Message.Extensions once, however often queries are
+// TestAttachToMessage: attaching to a Message lists the AQP extension in Message.Extensions once, however often queries are
 // attached; queries accumulate in order and come back the same through JSON; an invalid one is refused.
 func TestAttachToMessage(t *testing.T) {
 	e := newService(t)
@@ -101,19 +101,19 @@ func TestAttachToMessage(t *testing.T) {
 	r2, _ := e.c.Issue(context.Background(), []byte(askDraft))
 	msg := a2a.NewMessage(a2a.MessageRoleAgent, a2a.NewTextPart("done"))
 	msg.Extensions = []string{"https://example.test/other"}
-	if err := a2ab.AttachToMessage(msg, r1); err != nil {
+	if err := a2ab.Attach(msg, r1); err != nil {
 		t.Fatal(err)
 	}
-	if err := a2ab.AttachToMessage(msg, r2); err != nil {
+	if err := a2ab.Attach(msg, r2); err != nil {
 		t.Fatal(err)
 	}
 	if want := []string{"https://example.test/other", spec.A2AExtension}; !slices.Equal(msg.Extensions, want) {
 		t.Errorf("extensions %v, want %v", msg.Extensions, want)
 	}
-	if err := a2ab.AttachToMessage(msg, []byte(`{"type":"feedback"}`)); err == nil || !strings.Contains(err.Error(), "not a valid QueryRequest") {
+	if err := a2ab.Attach(msg, []byte(`{"type":"feedback"}`)); err == nil || !strings.Contains(err.Error(), "not a valid QueryRequest") {
 		t.Errorf("an invalid query was attached: %v", err)
 	}
-	if err := a2ab.AttachToMessage(nil, r1); err == nil {
+	if err := a2ab.Attach((*a2a.Message)(nil), r1); err == nil {
 		t.Error("attached to a nil Message")
 	}
 	wire, err := json.Marshal(msg)
@@ -124,7 +124,7 @@ func TestAttachToMessage(t *testing.T) {
 	if err := json.Unmarshal(wire, &back); err != nil {
 		t.Fatal(err)
 	}
-	for name, qs := range map[string][]a2ab.Query{"decoded": first(a2ab.QueriesFromMessage(&back)), "json": first(a2ab.QueriesFromJSON(wire))} {
+	for name, qs := range map[string][]core.CarriedQuery{"decoded": first(a2ab.Queries(&back)), "json": first(a2ab.QueriesFromJSON(wire))} {
 		if len(qs) != 2 || string(qs[0].JSON) != string(core.CompactJSON(core.Parse(core.KindRequest, r1).Value)) ||
 			string(qs[1].JSON) != string(core.CompactJSON(core.Parse(core.KindRequest, r2).Value)) {
 			t.Errorf("%s: %d queries back from %s", name, len(qs), wire)
@@ -132,7 +132,7 @@ func TestAttachToMessage(t *testing.T) {
 	}
 }
 
-func first(qs []a2ab.Query, _ []a2ab.Dropped) []a2ab.Query { return qs }
+func first(qs []core.CarriedQuery, _ []core.Dropped) []core.CarriedQuery { return qs }
 
 // TestQueriesFromJSON: queries are read from a Message or Task of either generation as JSON writes it — 1.0's
 // role and state enums, 0.3's kind-tagged objects — and from nothing else.
@@ -176,10 +176,10 @@ func TestCarriageOnTasksAndDrops(t *testing.T) {
 		t.Fatal(err)
 	}
 	task := &a2a.Task{ID: "t-1", ContextID: "c-1", Status: a2a.TaskStatus{State: a2a.TaskStateCompleted}}
-	if err := a2ab.AttachToTask(task, req); err != nil {
+	if err := a2ab.Attach(task, req); err != nil {
 		t.Fatal(err)
 	}
-	if err := a2ab.AttachToTask(task, []byte(`{"type":"feedback"}`)); err == nil || !strings.Contains(err.Error(), "not a valid QueryRequest") {
+	if err := a2ab.Attach(task, []byte(`{"type":"feedback"}`)); err == nil || !strings.Contains(err.Error(), "not a valid QueryRequest") {
 		t.Fatalf("an invalid query was attached: %v", err)
 	}
 	wire, err := json.Marshal(task)
@@ -190,7 +190,7 @@ func TestCarriageOnTasksAndDrops(t *testing.T) {
 	if err := json.Unmarshal(wire, &back); err != nil {
 		t.Fatal(err)
 	}
-	if qs, dropped := a2ab.QueriesFromTask(&back); len(qs) != 1 || len(dropped) != 0 || string(qs[0].JSON) == "" {
+	if qs, dropped := a2ab.Queries(&back); len(qs) != 1 || len(dropped) != 0 || string(qs[0].JSON) == "" {
 		t.Fatalf("task carriage: %d queries, dropped %v", len(qs), dropped)
 	}
 
@@ -210,7 +210,7 @@ func TestCarriageOnTasksAndDrops(t *testing.T) {
 		{"mixed", []any{valid, 42.0, map[string]any{"type": "feedback"}}, []string{"float64, not a QueryRequest", "not a valid QueryRequest"}, []int{1, 2}},
 		{"too many", many, []string{"more than 16 queries"}, []int{a2ab.MaxQueries}},
 	} {
-		qs, dropped := a2ab.Queries(map[string]any{a2ab.QueriesKey: tc.value})
+		qs, dropped := a2ab.Queries(&a2a.Message{Metadata: map[string]any{a2ab.QueriesKey: tc.value}})
 		if len(dropped) != len(tc.want) {
 			t.Fatalf("%s: dropped %v", tc.name, dropped)
 		}
@@ -255,7 +255,7 @@ func TestIntakeMessageAndTask(t *testing.T) {
 	defer cancel()
 	msg := askingReply(ctx, t, e.c)
 	r := newRuntime(t)
-	qs, drops := a2ab.IntakeMessage(r, "a2a message "+msg.ID, msg)
+	qs, drops := a2ab.Intake(r, "a2a message "+msg.ID, msg)
 	if len(qs) != 1 || len(drops) != 0 {
 		t.Fatalf("want 1 query taken in, got %d, drops %v", len(qs), drops)
 	}
@@ -273,14 +273,14 @@ func TestIntakeMessageAndTask(t *testing.T) {
 	_ = json.Unmarshal(valid, &m)
 	m["queryId"], m["expiresAt"] = "0198c7cb-1af1-7e79-bd7f-02f8a89b8857", "2020-01-01T00:00:00Z"
 	short, _ := json.Marshal(m)
-	if err := a2ab.AttachToTask(task, valid); err != nil {
+	if err := a2ab.Attach(task, valid); err != nil {
 		t.Fatal(err)
 	}
 	task.Metadata[a2ab.QueriesKey] = append(task.Metadata[a2ab.QueriesKey].([]any), 42.0)
-	if err := a2ab.AttachToTask(task, short); err != nil {
+	if err := a2ab.Attach(task, short); err != nil {
 		t.Fatal(err)
 	}
-	qs, drops = a2ab.IntakeTask(r, "a2a task t-1", task)
+	qs, drops = a2ab.Intake(r, "a2a task t-1", task)
 	if len(qs) != 1 || len(drops) != 2 {
 		t.Fatalf("task: %d taken in, drops %v", len(qs), drops)
 	}
@@ -288,10 +288,10 @@ func TestIntakeMessageAndTask(t *testing.T) {
 		drops[1].QueryID != "0198c7cb-1af1-7e79-bd7f-02f8a89b8857" || !strings.Contains(drops[1].Reason, "expired") {
 		t.Fatalf("task drops: %v", drops)
 	}
-	if qs, drops := a2ab.IntakeTask(r, "none", nil); len(qs)+len(drops) != 0 {
+	if qs, drops := a2ab.Intake(r, "none", (*a2a.Task)(nil)); len(qs)+len(drops) != 0 {
 		t.Fatalf("a nil task: %v %v", qs, drops)
 	}
-	if _, drops := a2ab.IntakeMessage(nil, "x", msg); len(drops) != 1 {
+	if _, drops := a2ab.Intake(nil, "x", msg); len(drops) != 1 {
 		t.Fatalf("no runtime: %v", drops)
 	}
 }

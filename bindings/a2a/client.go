@@ -31,8 +31,8 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
-// MaxCard bounds the agent card a client reads.
-const MaxCard = 256 << 10
+// maxCard bounds the agent card a client reads.
+const maxCard = 256 << 10
 
 // Client delivers QueryResponses over the A2A binding with a2a-go/v2's client: a respondent's transport. It reads
 // the collector's agent card (at the delivery endpoint's origin) and delivers over the newest generation the card
@@ -295,7 +295,7 @@ func (c *Client) factoryOptions(hc *http.Client, endpoint string) []a2aclient.Fa
 // is an A2A agent — and returns its reply, a *a2a.Message or *a2a.Task whose metadata may carry queries. It reads
 // the agent's card at agentURL's origin and speaks the newest generation and transport the card lists on that
 // host (1.0 over JSON-RPC, HTTP+JSON or gRPC, else 0.3 over JSON-RPC); an agent without a card is spoken to over
-// 1.0 JSON-RPC at agentURL. Every read is bounded (the card by MaxCard, a reply by MaxRequest).
+// 1.0 JSON-RPC at agentURL. Every read is bounded (the card by maxCard, a reply by MaxRequest).
 func SendText(ctx context.Context, hc *http.Client, agentURL, text string) (a2a.SendMessageResult, error) {
 	c := &Client{HTTP: hc}
 	h := c.httpClient()
@@ -309,7 +309,7 @@ func SendText(ctx context.Context, hc *http.Client, agentURL, text string) (a2a.
 		return nil, err
 	}
 	defer func() { _ = client.Destroy() }()
-	// Marked as a kept reply: bounded by MaxRequest, not by the card's MaxCard.
+	// Marked as a kept reply: bounded by MaxRequest, not by the card's maxCard.
 	res, err := client.SendMessage(context.WithValue(ctx, keptReplyKey{}, &keptReply{}),
 		&a2a.SendMessageRequest{Message: a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart(text))})
 	if err != nil {
@@ -421,14 +421,14 @@ func receiptFromReply(iface *a2a.AgentInterface, kept *keptReply) (receipt []byt
 			msg = w.Message
 		}
 	}
-	receipt, err = ReceiptFromMessage(msg)
+	receipt, err = receiptFromMessage(msg)
 	return receipt, "", err
 }
 
-// ReceiptFromMessage cuts the receipt's text from a reply Message of either generation, as JSON writes it: the
+// receiptFromMessage cuts the receipt's text from a reply Message of either generation, as JSON writes it: the
 // content of its one part marked {"aqpObject": "receipt"} (a 0.3 data part's data; a 1.0 data part's value or raw
 // part's bytes). The error says what the message lacks.
-func ReceiptFromMessage(msg []byte) ([]byte, error) {
+func receiptFromMessage(msg []byte) ([]byte, error) {
 	var m struct {
 		Kind  string            `json:"kind"`
 		Parts []json.RawMessage `json:"parts"`
@@ -504,7 +504,7 @@ type keptReply struct {
 	err    error
 }
 
-// keepReply bounds every reply the client reads (an agent card by MaxCard, a send's reply by MaxRequest: a
+// keepReply bounds every reply the client reads (an agent card by maxCard, a send's reply by MaxRequest: a
 // hostile collector cannot make the respondent hold more), and keeps the whole reply of a marked call so that its
 // bytes survive a2a-go's decoding, handing a2a-go a copy.
 type keepReply struct{ next http.RoundTripper }
@@ -519,13 +519,13 @@ func (k keepReply) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp.Body = struct {
 			io.Reader
 			io.Closer
-		}{io.LimitReader(resp.Body, MaxCard), resp.Body}
+		}{io.LimitReader(resp.Body, maxCard), resp.Body}
 		return resp, nil
 	}
 	kept, ok := req.Context().Value(keptReplyKey{}).(*keptReply)
 	limit := int64(MaxRequest)
 	if !ok {
-		limit = MaxCard
+		limit = maxCard
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))

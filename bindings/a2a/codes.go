@@ -34,20 +34,20 @@ const (
 // responseId): invalid params, its message saying what the response lacks.
 const ProblemCode = CodeInvalidParams
 
-// Surface is how a receipt with a given code appears on the A2A wire. Every receipt — accepted or rejected — is a
+// Wire is how a receipt with a given code appears on the A2A wire. Every receipt — accepted or rejected — is a
 // result (a JSON-RPC result, an HTTP+JSON 200, a gRPC OK), never an error: the receipt is the agent's answer, and an
 // A2A client that treated a rejection as a failed call would lose it. What differs between codes is what the
 // receipt tells the respondent to do next.
-type Surface struct {
+type Wire struct {
 	// Retryable: the reply's receipt has retryable true and a retryAfter (seconds); the respondent sends the same
 	// response again after that many seconds. Otherwise retryable is false and sending the same response again
 	// gets the same receipt.
 	Retryable bool
 }
 
-// surfaceOf is the binding's one table from receipt code to its wire form. A test fails when a receipt code of
+// wireOf is the binding's one table from receipt code to its wire form. A test fails when a receipt code of
 // core.ReceiptCodes has no entry, so a new code cannot reach the wire unmapped.
-var surfaceOf = map[core.Code]Surface{
+var wireOf = map[core.Code]Wire{
 	core.CodeInvalidResponse:    {},
 	core.CodeUnsupportedVersion: {},
 	core.CodeUnauthorized:       {},
@@ -64,20 +64,17 @@ var surfaceOf = map[core.Code]Surface{
 	core.CodeUnavailable:        {Retryable: true},
 }
 
-// SurfaceFor maps a receipt's error code to its wire form; "" (accepted) is a plain, not retryable receipt. ok is
-// false for a code outside the table — which the table test rules out for every receipt code.
-func SurfaceFor(code core.Code) (s Surface, ok bool) {
-	if code == "" {
-		return Surface{}, true
-	}
-	s, ok = surfaceOf[code]
-	return s, ok
+// WireFor maps a receipt's error code to its wire form; "" (accepted) is a plain, not retryable receipt, and so is
+// a code outside the table — which the table test rules out for every receipt code (a check that a code is a
+// receipt code at all is core.Code.IsReceiptCode's).
+func WireFor(code core.Code) Wire {
+	return wireOf[code]
 }
 
-// ErrorForm is how one A2A error is written on each transport: the JSON-RPC code, the HTTP+JSON status with its
+// errorForm is how one A2A error is written on each transport: the JSON-RPC code, the HTTP+JSON status with its
 // google.rpc status name, and the gRPC code. The A2A errors are a2a-go's sentinels, so a2a-go's clients
 // (errors.Is) and every other SDK that follows A2A 1.0's mapping read them alike.
-type ErrorForm struct {
+type errorForm struct {
 	// Err is the A2A error, a2a-go's sentinel.
 	Err error
 	// JSONRPC is the JSON-RPC error code.
@@ -91,7 +88,7 @@ type ErrorForm struct {
 
 // errorForms is the binding's one table of the A2A errors it answers with, on every transport (A2A 1.0 §5.4,
 // a2a-go's mappings). A test writes every entry over every transport.
-var errorForms = []ErrorForm{
+var errorForms = []errorForm{
 	{a2a.ErrParseError, CodeParseError, http.StatusBadRequest, "INVALID_ARGUMENT", codes.InvalidArgument},
 	{a2a.ErrInvalidRequest, CodeInvalidRequest, http.StatusBadRequest, "INVALID_ARGUMENT", codes.InvalidArgument},
 	{a2a.ErrMethodNotFound, CodeMethodNotFound, http.StatusNotImplemented, "UNIMPLEMENTED", codes.Unimplemented},
@@ -101,9 +98,9 @@ var errorForms = []ErrorForm{
 	{a2a.ErrVersionNotSupported, CodeVersionNotSupported, http.StatusBadRequest, "FAILED_PRECONDITION", codes.FailedPrecondition},
 }
 
-// ErrorFormFor is the wire form of one of the binding's A2A errors; it panics on an error outside the table, which
+// errorFormFor is the wire form of one of the binding's A2A errors; it panics on an error outside the table, which
 // is a programming error the table test rules out.
-func ErrorFormFor(err error) ErrorForm {
+func errorFormFor(err error) errorForm {
 	for _, f := range errorForms {
 		if f.Err == err {
 			return f
@@ -111,6 +108,3 @@ func ErrorFormFor(err error) ErrorForm {
 	}
 	panic(fmt.Sprintf("a2a: %v is not in the binding's error table", err))
 }
-
-// ErrorForms lists the binding's A2A errors and their wire forms, for tests and documentation.
-func ErrorForms() []ErrorForm { return append([]ErrorForm(nil), errorForms...) }

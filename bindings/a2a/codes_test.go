@@ -14,12 +14,12 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/core"
 )
 
-// TestEveryReceiptCodeHasASurface: the table covers every receipt code, and exactly the two codes §4 makes
+// TestEveryReceiptCodeHasAWire: the table covers every receipt code, and exactly the two codes §4 makes
 // retryable surface as retryable.
-func TestEveryReceiptCodeHasASurface(t *testing.T) {
+func TestEveryReceiptCodeHasAWire(t *testing.T) {
 	retryable := map[core.Code]bool{"rate_limited": true, "unavailable": true}
 	for _, c := range core.ReceiptCodes() {
-		s, ok := surfaceOf[c]
+		s, ok := wireOf[c]
 		if !ok {
 			t.Errorf("receipt code %s has no A2A wire form in the binding's table", c)
 			continue
@@ -28,14 +28,11 @@ func TestEveryReceiptCodeHasASurface(t *testing.T) {
 			t.Errorf("%s: retryable %v, §4 says %v", c, s.Retryable, retryable[c])
 		}
 	}
-	if len(surfaceOf) != len(core.ReceiptCodes()) {
-		t.Errorf("the table has %d entries for %d receipt codes", len(surfaceOf), len(core.ReceiptCodes()))
+	if len(wireOf) != len(core.ReceiptCodes()) {
+		t.Errorf("the table has %d entries for %d receipt codes", len(wireOf), len(core.ReceiptCodes()))
 	}
-	if s, ok := SurfaceFor(""); !ok || s.Retryable {
-		t.Error("accepted must be a known, not retryable surface")
-	}
-	if _, ok := SurfaceFor("no_such_code"); ok {
-		t.Error("an unknown code must not map")
+	if WireFor("").Retryable || WireFor("no_such_code").Retryable {
+		t.Error("accepted, and a code outside the table, must not be retryable")
 	}
 }
 
@@ -43,10 +40,10 @@ func TestEveryReceiptCodeHasASurface(t *testing.T) {
 // both generations, an HTTP+JSON google.rpc.Status, a gRPC status — and reads back the code, the status and the
 // ErrorInfo reason a2a-go/v2 names the error by.
 func TestErrorFormsOnEveryTransport(t *testing.T) {
-	if len(ErrorForms()) != len(errorForms) || len(errorForms) != 7 {
+	if len(errorForms) != 7 {
 		t.Fatalf("the table has %d entries", len(errorForms))
 	}
-	for _, f := range ErrorForms() {
+	for _, f := range errorForms {
 		reason := a2a.ErrorReason(f.Err)
 		for _, v10 := range []bool{true, false} {
 			var r struct {
@@ -91,8 +88,8 @@ func TestErrorFormsOnEveryTransport(t *testing.T) {
 	}
 	defer func() {
 		if recover() == nil {
-			t.Error("ErrorFormFor of an error outside the table did not panic")
+			t.Error("errorFormFor of an error outside the table did not panic")
 		}
 	}()
-	ErrorFormFor(errors.New("not in the table"))
+	errorFormFor(errors.New("not in the table"))
 }

@@ -27,8 +27,7 @@ func TestConformance(t *testing.T) {
 
 // TestCarriageVectors runs the A2A carriage vectors: each vector's Message or Task is read from its JSON by
 // QueriesFromJSON (its metadata kept as text, so no number is rounded) and, decoded as a2a-go/v2 decodes one off
-// the wire, by QueriesFromMessage or QueriesFromTask; valid vectors' queries are attached by AttachToMessage or
-// AttachToTask, which go through JSON and must come back the same.
+// the wire, by Queries; valid vectors' queries are attached by Attach to a Message or a Task, which go through JSON and must come back the same.
 func TestCarriageVectors(t *testing.T) {
 	n := harness.CarriageSuite(t, spec.BindingA2A, harness.CarriageCodec{
 		Decode: func(v conformance.Carriage) ([][]byte, []conformance.CarriageDrop, error) {
@@ -52,14 +51,14 @@ func TestCarriageVectors(t *testing.T) {
 			var err error
 			if v.Task != nil {
 				task := &a2a.Task{ID: "task-1", ContextID: "ctx-1", Status: a2a.TaskStatus{State: a2a.TaskStateCompleted}}
-				if err := a2ab.AttachToTask(task, queries...); err != nil {
+				if err := a2ab.Attach(task, queries...); err != nil {
 					return out, err
 				}
 				out.Task, err = json.Marshal(task)
 				return out, err
 			}
 			msg := a2a.NewMessage(a2a.MessageRoleAgent, a2a.NewTextPart("done"))
-			if err := a2ab.AttachToMessage(msg, queries...); err != nil {
+			if err := a2ab.Attach(msg, queries...); err != nil {
 				return out, err
 			}
 			out.Message, err = json.Marshal(msg)

@@ -21,3 +21,6 @@ func SendPB(s *Server, req *a2apb.SendMessageRequest) (*a2apb.Message, error) {
 	ctx := metadata.NewIncomingContext(context.Background(), metadata.Pairs(ExtensionsHeader, spec.A2AExtension))
 	return (&grpcService{s: s}).send(ctx, req)
 }
+
+// ErrorFormFor exposes the binding's A2A error table to the package's external tests.
+var ErrorFormFor = errorFormFor

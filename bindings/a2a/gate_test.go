@@ -21,6 +21,8 @@ import (
 // signalSubmitter reports each submission it is handed on a channel and answers with a problem.
 type signalSubmitter chan struct{}
 
+func (s signalSubmitter) WireRejected(string, string) {}
+
 func (s signalSubmitter) Submit(context.Context, collector.Submission) collector.Outcome {
 	s <- struct{}{}
 	return collector.Outcome{Problem: &collector.Problem{Detail: "test"}}

@@ -32,7 +32,7 @@ import (
 //
 // The response travels exactly as a raw part: its JSON text as bytes (D33). A data part is a protobuf Value, whose
 // numbers are doubles and whose objects keep no member order, so it is accepted only when no number needs more
-// than MaxSignificantDigits digits, and is written as JSON (members sorted, numbers shortest) before the core reads
+// than maxSignificantDigits digits, and is written as JSON (members sorted, numbers shortest) before the core reads
 // it. The receipt always comes back as a raw part holding its exact bytes.
 func (s *Server) GRPC() http.Handler {
 	gs := grpc.NewServer(grpc.MaxRecvMsgSize(MaxRequest), grpc.MaxSendMsgSize(MaxRequest))
@@ -158,7 +158,7 @@ func replyPB(call callParts, receipt []byte) *a2apb.Message {
 // grpcError is one of the binding's A2A errors as gRPC carries it: its status code, with a google.rpc.ErrorInfo
 // naming the reason in A2A's domain, and the AQP validation errors, when there are any, as a Struct detail.
 func grpcError(err error, message string, errs core.Errors) error {
-	st := status.New(ErrorFormFor(err).GRPC, message)
+	st := status.New(errorFormFor(err).GRPC, message)
 	withInfo, werr := st.WithDetails(&errdetails.ErrorInfo{Reason: a2a.ErrorReason(err), Domain: a2a.ProtocolDomain})
 	if werr == nil {
 		st = withInfo

@@ -30,12 +30,12 @@ const (
 // bytes (the object's JSON text, which is how an object travels exactly over gRPC).
 const MediaTypeJSON = "application/json"
 
-// MaxSignificantDigits is how many significant digits a number in an A2A 1.0 data part received over gRPC may have
+// maxSignificantDigits is how many significant digits a number in an A2A 1.0 data part received over gRPC may have
 // (D33). A protobuf Value holds a number as an IEEE double, and every decimal of at most 15 significant digits
 // survives a double unchanged (DBL_DIG), so such a number is the one the respondent wrote; a number whose double
 // needs more digits may already have been rounded by the respondent's encoder, and is refused rather than judged
 // as another value.
-const MaxSignificantDigits = 15
+const maxSignificantDigits = 15
 
 // callParts is what a send request carries for AQP, whatever the transport: the response's JSON text and the
 // message's context and task ids (the reply belongs to them).
@@ -271,10 +271,10 @@ func valueJSON(v *structpb.Value) ([]byte, error) {
 			if f == math.Trunc(f) && math.Abs(f) < 1e21 {
 				s = strconv.FormatFloat(f, 'f', -1, 64) // an integer as integers are written: 123456789012345, not 1.23456789012345e+14
 			}
-			if digits := significantDigits(s); digits > MaxSignificantDigits {
+			if digits := significantDigits(s); digits > maxSignificantDigits {
 				return fmt.Errorf("the number at %s (%s as a double) has %d significant digits; a data part over gRPC "+
 					"carries numbers as doubles, exact only to %d digits (D33): send the QueryResponse as a raw part "+
-					"(its JSON text, mediaType %q)", pointerOr(at), s, digits, MaxSignificantDigits, MediaTypeJSON)
+					"(its JSON text, mediaType %q)", pointerOr(at), s, digits, maxSignificantDigits, MediaTypeJSON)
 			}
 			b = append(b, s...)
 		case *structpb.Value_ListValue:

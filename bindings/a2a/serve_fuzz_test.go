@@ -19,6 +19,8 @@ import (
 // keepSubmitter keeps every body it is handed and answers with a fixed receipt.
 type keepSubmitter struct{ bodies [][]byte }
 
+func (s *keepSubmitter) WireRejected(string, string) {}
+
 func (s *keepSubmitter) Submit(_ context.Context, sub collector.Submission) collector.Outcome {
 	s.bodies = append(s.bodies, bytes.Clone(sub.Body))
 	return collector.Outcome{Accepted: true, Receipt: []byte(`{"status":"accepted"}`)}

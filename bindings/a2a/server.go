@@ -132,7 +132,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (s *Server) rejected(reason string) { collector.RejectedOnWire(s.sub, Name, reason) }
+func (s *Server) rejected(reason string) { s.sub.WireRejected(Name, reason) }
 
 // generation is a protocol generation's wire forms.
 type generation struct {
@@ -341,7 +341,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request, stream bool) 
 	}
 	reply, problem := s.submit(r.Context(), gen10, call, r.Header.Get("Authorization"), httpio.ClientAddress(r))
 	if problem != nil {
-		writeRESTErrorWith(w, ErrorFormFor(a2a.ErrInvalidParams).HTTPStatus, a2a.ErrInvalidParams, "no receipt can be formed: "+problem.Detail, problem.Errors)
+		writeRESTErrorWith(w, errorFormFor(a2a.ErrInvalidParams).HTTPStatus, a2a.ErrInvalidParams, "no receipt can be formed: "+problem.Detail, problem.Errors)
 		return
 	}
 	w.Header().Set(ExtensionsHeader, spec.A2AExtension)
@@ -388,7 +388,7 @@ func rpcError(id json.RawMessage, err error, message string, errs core.Errors, v
 		Code    int    `json:"code"`
 		Message string `json:"message"`
 		Data    any    `json:"data,omitempty"`
-	}{ErrorFormFor(err).JSONRPC, message, data}
+	}{errorFormFor(err).JSONRPC, message, data}
 	eb, _ := json.Marshal(e)
 	b := make([]byte, 0, len(eb)+64)
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
@@ -416,7 +416,7 @@ func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, err er
 // writeRESTError writes one of the binding's A2A errors as HTTP+JSON writes it: google.rpc.Status (AIP-193) with an
 // ErrorInfo detail, at the error's HTTP status.
 func writeRESTError(w http.ResponseWriter, err error, message string) {
-	writeRESTErrorWith(w, ErrorFormFor(err).HTTPStatus, err, message, nil)
+	writeRESTErrorWith(w, errorFormFor(err).HTTPStatus, err, message, nil)
 }
 
 func writeRESTErrorStatus(w http.ResponseWriter, status int, err error, message string) {
@@ -424,7 +424,7 @@ func writeRESTErrorStatus(w http.ResponseWriter, status int, err error, message 
 }
 
 func writeRESTErrorWith(w http.ResponseWriter, status int, err error, message string, errs core.Errors) {
-	f := ErrorFormFor(err)
+	f := errorFormFor(err)
 	body := struct {
 		Error struct {
 			Code    int                   `json:"code"`

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/agentqueryprotocol/aqp-go/core"
+	"github.com/agentqueryprotocol/aqp-go/core/respondent"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
@@ -21,42 +23,40 @@ const QueryHeader = spec.QueryHeader
 // mode, are refused separately.)
 var strictBase64 = base64.RawURLEncoding.Strict()
 
-// AttachQuery adds a query to an HTTP response's headers, for an application that asks its caller a question
-// about the request it is answering. The request must be valid: a respondent would drop an invalid one.
-//
-// A response carries at most MaxQueries queries (core.MaxCarriedQueries, D34): attaching one more is an error.
-func AttachQuery(h http.Header, request []byte) error {
-	doc := core.Parse(core.KindRequest, request)
-	if !doc.Valid() {
-		return fmt.Errorf("https: attaching an invalid query: %w", doc.Errors.Err())
+// Attach adds queries (each a valid QueryRequest's JSON) to an HTTP response's headers, one AQP-Query field line
+// each after any it already carries, for an application that asks its caller about the request it is answering.
+// An invalid request is an error and nothing is attached: a respondent would drop it. A response carries at most
+// MaxQueries queries (D34): attaching more is an error, and nothing is attached.
+func Attach(h http.Header, requests ...[]byte) error {
+	if h == nil {
+		return errors.New("https: attaching queries to a nil header")
 	}
-	if n := len(Elements(h)); n >= MaxQueries {
-		return fmt.Errorf("https: the response already carries %d queries; at most %d are carried", n, MaxQueries)
+	lines := make([]string, 0, len(requests))
+	for i, r := range requests {
+		doc := core.Parse(core.KindRequest, r)
+		if !doc.Valid() {
+			return fmt.Errorf("https: attaching query %d: not a valid QueryRequest: %w", i, doc.Errors.Err())
+		}
+		lines = append(lines, base64.RawURLEncoding.EncodeToString(core.CompactJSON(doc.Value)))
 	}
-	h.Add(QueryHeader, base64.RawURLEncoding.EncodeToString(core.CompactJSON(doc.Value)))
+	if n := len(elements(h)); n+len(lines) > MaxQueries {
+		return fmt.Errorf("https: %d queries on one response; at most %d are carried", n+len(lines), MaxQueries)
+	}
+	for _, l := range lines {
+		h.Add(QueryHeader, l)
+	}
 	return nil
 }
 
-// MaxQueries bounds the queries one HTTP response carries, as in every binding (core.MaxCarriedQueries, D34):
-// AttachQuery refuses more, and Carried and Queries decode only the first MaxQueries elements.
-const MaxQueries = core.MaxCarriedQueries
+// MaxQueries bounds the queries one HTTP response carries, as in every binding (core.MaxQueries, D34): Attach
+// refuses more, and Queries decodes only the first MaxQueries elements.
+const MaxQueries = core.MaxQueries
 
-// Dropped is an AQP-Query element a respondent found and did not keep.
-type Dropped struct {
-	// Index is the element's position (0-based) among every element of every AQP-Query field line, in order.
-	Index int
-	// Rule is the rule of §6 the element breaks, in the carriage vectors' words; empty for an element past
-	// MaxQueries (too many is no fault of the element).
-	Rule core.CarriageRule
-	// Reason says what is wrong with it, for a log.
-	Reason string
-}
-
-// Elements lists the AQP-Query elements of h in order: every field line's value split as an HTTP list (RFC 9110
+// elements lists the AQP-Query elements of h in order: every field line's value split as an HTTP list (RFC 9110
 // §5.6.1: comma-separated, optional whitespace around each element, empty elements ignored). A sender writes one
 // field line per query, but an intermediary may join field lines of one name with commas (RFC 9110 §5.3), and a
 // base64url text holds no comma, so splitting recovers the queries exactly.
-func Elements(h http.Header) []string {
+func elements(h http.Header) []string {
 	var out []string
 	for _, line := range h.Values(QueryHeader) {
 		for _, e := range strings.Split(line, ",") {
@@ -68,63 +68,57 @@ func Elements(h http.Header) []string {
 	return out
 }
 
-// Carried reads every query an HTTP response carries, in order: each element that is the unpadded base64url of
-// the compact JSON of one valid QueryRequest is kept; every other is dropped with the rule it breaks. Expiry is
-// the respondent runtime's to judge (§7), not the carriage's.
-func Carried(h http.Header) ([]*core.Document, []Dropped) {
-	var out []*core.Document
-	var dropped []Dropped
-	for i, e := range Elements(h) {
+// Queries reads every query an HTTP response carries, in order: each element that is the unpadded base64url of
+// the compact JSON of one valid QueryRequest is kept; every other is dropped with the rule it breaks, its Index
+// the element's position (0-based) among every element of every AQP-Query field line. Expiry is the respondent
+// runtime's to judge (§7), not the carriage's.
+func Queries(h http.Header) ([]core.CarriedQuery, []core.Dropped) {
+	var out []core.CarriedQuery
+	var dropped []core.Dropped
+	for i, e := range elements(h) {
 		if i >= MaxQueries {
-			dropped = append(dropped, Dropped{Index: i, Reason: fmt.Sprintf("more than %d queries on one response", MaxQueries)})
+			dropped = append(dropped, core.Dropped{Index: i, Reason: fmt.Sprintf("more than %d queries on one response", MaxQueries)})
 			continue
 		}
-		doc, rule, reason := decodeElement(e)
-		if rule != "" {
-			dropped = append(dropped, Dropped{Index: i, Rule: rule, Reason: reason})
+		raw, d := decodeElement(i, e)
+		if d != nil {
+			dropped = append(dropped, *d)
 			continue
 		}
-		out = append(out, doc)
+		q, d := core.CarriedEntry(i, raw)
+		if d != nil {
+			dropped = append(dropped, *d)
+			continue
+		}
+		out = append(out, q)
 	}
 	return out, dropped
 }
 
-func decodeElement(e string) (*core.Document, core.CarriageRule, string) {
+// decodeElement undoes an element's encoding: the compact JSON it carries, or the drop naming the rule it breaks.
+func decodeElement(i int, e string) ([]byte, *core.Dropped) {
 	if strings.ContainsAny(e, "\r\n") {
-		return nil, core.CarriageBase64URL, "not base64url without padding: a line break inside"
+		return nil, &core.Dropped{Index: i, Rule: core.CarriageBase64URL, Reason: "not base64url without padding: a line break inside"}
 	}
 	raw, err := strictBase64.DecodeString(e)
 	if err != nil {
-		return nil, core.CarriageBase64URL, "not base64url without padding: " + err.Error()
+		return nil, &core.Dropped{Index: i, Rule: core.CarriageBase64URL, Reason: "not base64url without padding: " + err.Error()}
 	}
 	var compact bytes.Buffer
 	if json.Compact(&compact, raw) == nil && !bytes.Equal(compact.Bytes(), raw) {
-		return nil, core.CarriageCompact, "the JSON is not compact: it holds whitespace outside strings"
+		return nil, &core.Dropped{Index: i, Rule: core.CarriageCompact, Reason: "the JSON is not compact: it holds whitespace outside strings"}
 	}
-	doc, rule := core.CarriedRequest(raw)
-	switch rule {
-	case "":
-		return doc, "", ""
-	case core.CarriageObject:
-		return nil, rule, "not one JSON object: " + doc.Errors.String()
-	}
-	return nil, rule, "not a valid QueryRequest: " + doc.Errors.String()
+	return raw, nil
 }
 
-// Queries reads the queries an HTTP response carries, validated, in order (see Carried), and stops at the first
-// element that is not one: its error names the element's position (1-based) and why, and the queries before it are
-// returned. A caller that wants every valid query whatever the others hold uses Carried.
-func Queries(h http.Header) ([]*core.Document, error) {
-	var out []*core.Document
-	for i, e := range Elements(h) {
-		if i >= MaxQueries {
-			return out, fmt.Errorf("%s header %d: more than %d queries on one response", QueryHeader, i+1, MaxQueries)
-		}
-		doc, rule, reason := decodeElement(e)
-		if rule != "" {
-			return out, fmt.Errorf("%s header %d: %s", QueryHeader, i+1, reason)
-		}
-		out = append(out, doc)
+// Intake hands the queries an HTTP response carries to a respondent runtime, as a host does with every response it
+// receives: each query Queries keeps is taken in (and judged by the runtime: expiry, its transport, its destination
+// policy), and every element not kept comes back as a *respondent.DropError with the carriage's reason or the
+// runtime's. source names the response in the host's log ("GET https://app.example/forecast").
+func Intake(r *respondent.Respondent, source string, h http.Header) ([]*respondent.Query, []*respondent.DropError) {
+	if r == nil {
+		return nil, []*respondent.DropError{{Source: source, Reason: "no respondent runtime to take the queries in"}}
 	}
-	return out, nil
+	qs, dropped := Queries(h)
+	return r.IntakeCarried(source, qs, dropped)
 }

@@ -17,27 +17,27 @@ func TestQueryHeaderRoundTrip(t *testing.T) {
 	}
 	h := http.Header{}
 	for range 2 {
-		if err := https.AttachQuery(h, req); err != nil {
+		if err := https.Attach(h, req); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if v := h.Values("Aqp-Query"); len(v) != 2 || strings.ContainsAny(v[0], "=+/") {
 		t.Fatalf("want two base64url headers without padding, got %q", v)
 	}
-	qs, err := https.Queries(h)
-	if err != nil || len(qs) != 2 {
-		t.Fatalf("%v %d", err, len(qs))
+	qs, dropped := https.Queries(h)
+	if len(dropped) != 0 || len(qs) != 2 {
+		t.Fatalf("%v %d", dropped, len(qs))
 	}
 	orig, _ := core.DecodeJSON(req)
-	if !core.EqualJSON(qs[0].Value, orig) {
+	if got, _ := core.DecodeJSON(qs[0].JSON); !core.EqualJSON(got, orig) || qs[0].Request.QueryID == "" {
 		t.Fatal("the query changed on the way")
 	}
 	published, _ := os.ReadFile("../../examples/quickstart-request.json")
-	if err := https.AttachQuery(h, published); err == nil {
+	if err := https.Attach(h, published); err == nil {
 		t.Fatal("attached the Quickstart's invalid request")
 	}
 	for _, bad := range []string{"not base64!", "e30"} { // e30 is {}: decodes, but is no valid request
-		if _, err := https.Queries(http.Header{"Aqp-Query": {bad}}); err == nil {
+		if qs, dropped := https.Queries(http.Header{"Aqp-Query": {bad}}); len(qs) != 0 || len(dropped) != 1 || dropped[0].Rule == "" {
 			t.Errorf("%q accepted", bad)
 		}
 	}

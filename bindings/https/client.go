@@ -46,7 +46,7 @@ func (c *Client) Binding() string { return Name }
 // collector formed none, or a *respondent.TransportError when nothing was decided.
 func (c *Client) Deliver(ctx context.Context, d respondent.Delivery, response []byte) ([]byte, error) {
 	reply, err := c.Post(ctx, d.Endpoint, d.Authorization, response)
-	var te *TransportError
+	var te *transportError
 	switch {
 	case errors.As(err, &te):
 		return nil, &respondent.TransportError{Binding: Name, Endpoint: d.Endpoint, Err: te.Err}
@@ -65,10 +65,10 @@ func (c *Client) Deliver(ctx context.Context, d respondent.Delivery, response []
 	return reply.Receipt, nil
 }
 
-// TransportError is a delivery that got no AQP answer: the connection failed, the context ended, or the reply was
+// transportError is a delivery that got no AQP answer: the connection failed, the context ended, or the reply was
 // neither a receipt nor a problem document. Nothing is known to have been decided, so the same response may be
 // sent again.
-type TransportError struct {
+type transportError struct {
 	// Endpoint is where the delivery was sent.
 	Endpoint string
 	// Err says what failed.
@@ -76,12 +76,12 @@ type TransportError struct {
 }
 
 // Error implements the error interface.
-func (e *TransportError) Error() string {
+func (e *transportError) Error() string {
 	return "https: delivering to " + e.Endpoint + ": " + e.Err.Error()
 }
 
 // Unwrap returns the cause, for errors.Is and errors.As.
-func (e *TransportError) Unwrap() error { return e.Err }
+func (e *transportError) Unwrap() error { return e.Err }
 
 // Post POSTs response (the QueryResponse JSON, sent exactly as given) to endpoint with the Authorization header
 // value authorization (the query's delivery.authorization) and returns the reply as the wire carried it (status
@@ -90,7 +90,7 @@ func (e *TransportError) Unwrap() error { return e.Err }
 func (c *Client) Post(ctx context.Context, endpoint, authorization string, response []byte) (*Reply, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(response))
 	if err != nil {
-		return nil, &TransportError{Endpoint: endpoint, Err: err}
+		return nil, &transportError{Endpoint: endpoint, Err: err}
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, application/problem+json")
@@ -103,15 +103,15 @@ func (c *Client) Post(ctx context.Context, endpoint, authorization string, respo
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
-		return nil, &TransportError{Endpoint: endpoint, Err: err}
+		return nil, &transportError{Endpoint: endpoint, Err: err}
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, httpio.MaxBody+1))
 	switch {
 	case err != nil:
-		return nil, &TransportError{Endpoint: endpoint, Err: fmt.Errorf("reading the reply: %w", err)}
+		return nil, &transportError{Endpoint: endpoint, Err: fmt.Errorf("reading the reply: %w", err)}
 	case len(body) > httpio.MaxBody:
-		return nil, &TransportError{Endpoint: endpoint, Err: fmt.Errorf("the reply is larger than %d bytes", httpio.MaxBody)}
+		return nil, &transportError{Endpoint: endpoint, Err: fmt.Errorf("the reply is larger than %d bytes", httpio.MaxBody)}
 	}
 	reply := &Reply{Status: resp.StatusCode, Header: resp.Header}
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
@@ -121,7 +121,7 @@ func (c *Client) Post(ctx context.Context, endpoint, authorization string, respo
 	case mt == "application/problem+json":
 		reply.Problem = body
 	default:
-		return nil, &TransportError{Endpoint: endpoint, Err: errors.New("the reply is " + resp.Status + " with Content-Type " +
+		return nil, &transportError{Endpoint: endpoint, Err: errors.New("the reply is " + resp.Status + " with Content-Type " +
 			quote(resp.Header.Get("Content-Type")) + ", neither a receipt (application/json) nor a problem (application/problem+json): " +
 			strings.TrimSpace(string(body[:min(len(body), 200)])))}
 	}

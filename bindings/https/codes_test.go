@@ -16,19 +16,22 @@ func TestEveryReceiptCodeHasAStatus(t *testing.T) {
 		"rate_limited": 429, "unavailable": 503,
 	}
 	for _, c := range core.ReceiptCodes() {
-		got, ok := statusOf[c]
+		got, ok := wireOf[c]
 		if !ok {
 			t.Errorf("receipt code %s has no HTTP status in the binding's table", c)
 			continue
 		}
-		if got != pinned[c] {
-			t.Errorf("%s: status %d, §6 pins %d", c, got, pinned[c])
+		if got.Status != pinned[c] {
+			t.Errorf("%s: status %d, §6 pins %d", c, got.Status, pinned[c])
+		}
+		if got.RetryAfter != c.Retryable() {
+			t.Errorf("%s: Retry-After %v, but the code's retryable is %v", c, got.RetryAfter, c.Retryable())
 		}
 	}
-	if len(statusOf) != len(core.ReceiptCodes()) {
-		t.Errorf("the table has %d entries for %d receipt codes", len(statusOf), len(core.ReceiptCodes()))
+	if len(wireOf) != len(core.ReceiptCodes()) {
+		t.Errorf("the table has %d entries for %d receipt codes", len(wireOf), len(core.ReceiptCodes()))
 	}
-	if StatusFor("") != http.StatusOK || StatusFor("no_such_code") != http.StatusInternalServerError {
+	if WireFor("") != (Wire{Status: http.StatusOK}) || WireFor("no_such_code") != (Wire{Status: http.StatusInternalServerError}) {
 		t.Error("accepted must be 200 and an unknown code 500")
 	}
 }
@@ -44,8 +47,8 @@ func TestChallenge(t *testing.T) {
 		{"Bearer wrong", `Bearer realm="aqp", error="invalid_token"`},
 		{"bearer wrong", `Bearer realm="aqp", error="invalid_token"`},
 	} {
-		if got := Challenge(tc.authorization); got != tc.want {
-			t.Errorf("Challenge(%q) = %s, want %s", tc.authorization, got, tc.want)
+		if got := challenge(tc.authorization); got != tc.want {
+			t.Errorf("challenge(%q) = %s, want %s", tc.authorization, got, tc.want)
 		}
 	}
 }

@@ -21,7 +21,7 @@ func TestConformance(t *testing.T) {
 
 // TestCarriageVectors runs the HTTPS carriage vectors: each vector's header lines are written as an HTTP/1.1
 // response and read back by net/http (so field-name case and the whitespace around a value are HTTP's, not the
-// test's), then decoded by Carried; valid vectors' queries are attached by AttachQuery and must come back the same,
+// test's), then decoded by Queries; valid vectors' queries are attached by Attach and must come back the same,
 // as the vector's exact text where it is canonical.
 func TestCarriageVectors(t *testing.T) {
 	n := harness.CarriageSuite(t, spec.BindingHTTPS, harness.CarriageCodec{
@@ -37,10 +37,10 @@ func TestCarriageVectors(t *testing.T) {
 				return nil, nil, err
 			}
 			resp.Body.Close()
-			docs, dropped := https.Carried(resp.Header)
+			docs, dropped := https.Queries(resp.Header)
 			queries := make([][]byte, len(docs))
 			for i, d := range docs {
-				queries[i] = d.Raw
+				queries[i] = d.JSON
 			}
 			drops := make([]conformance.CarriageDrop, len(dropped))
 			for i, d := range dropped {
@@ -51,7 +51,7 @@ func TestCarriageVectors(t *testing.T) {
 		Encode: func(_ conformance.Carriage, queries [][]byte) (conformance.Carriage, error) {
 			h := http.Header{}
 			for _, q := range queries {
-				if err := https.AttachQuery(h, q); err != nil {
+				if err := https.Attach(h, q); err != nil {
 					return conformance.Carriage{}, err
 				}
 			}

@@ -50,7 +50,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	out := s.sub.Submit(r.Context(), collector.Submission{Body: body, Authorization: r.Header.Get("Authorization"),
 		Binding: Name, Client: httpio.ClientAddress(r)})
-	WriteOutcome(w, out, r.Header.Get("Authorization"))
+	writeOutcome(w, out, r.Header.Get("Authorization"))
 }
 
-func (s *Server) rejected(reason string) { collector.RejectedOnWire(s.sub, Name, reason) }
+func (s *Server) rejected(reason string) { s.sub.WireRejected(Name, reason) }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -13,22 +12,21 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
 	"github.com/agentqueryprotocol/aqp-go/core/respondent"
-	"github.com/agentqueryprotocol/aqp-go/gen/aqp"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
-// QueriesMetaKey is the _meta key of a tool result that carries queries to the calling agent (§6): an array of
+// QueriesKey is the _meta key of a tool result that carries queries to the calling agent (§6): an array of
 // QueryRequest objects.
-const QueriesMetaKey = spec.MCPQueriesMetaKey
+const QueriesKey = spec.MCPQueriesMetaKey
 
-// MaxQueriesPerResult bounds how many queries a tool result carries: Attach refuses more, and a host reads no
-// more from one result, dropping the rest with a reason (core.MaxCarriedQueries, the same in every binding, D34).
-const MaxQueriesPerResult = core.MaxCarriedQueries
+// MaxQueries bounds how many queries a tool result carries: Attach refuses more, and a host reads no more from
+// one result, dropping the rest with a reason (core.MaxQueries, the same in every binding, D34).
+const MaxQueries = core.MaxQueries
 
 // MaxCarryingReply bounds the reply a host reads when it calls a tool whose result may carry queries
-// (ConnOptions.MaxReply of transports.Fetch): room for MaxQueriesPerResult queries of the largest size core
+// (ConnOptions.MaxReply of transports.Fetch): room for MaxQueries queries of the largest size core
 // decides, plus the result around them. A larger reply fails the call rather than being buffered.
-const MaxCarryingReply = MaxQueriesPerResult*core.MaxDocumentBytes + MaxMessage
+const MaxCarryingReply = MaxQueries*core.MaxDocumentBytes + MaxMessage
 
 // Attach adds queries (each a valid QueryRequest's JSON) to a tool result's _meta, after any it already carries.
 // An invalid request is an error and nothing is attached: a host would drop it.
@@ -50,11 +48,11 @@ func Attach(res *mcp.CallToolResult, requests ...[]byte) error {
 	if res.Meta.AdditionalFields == nil {
 		res.Meta.AdditionalFields = map[string]any{}
 	}
-	existing, _ := res.Meta.AdditionalFields[QueriesMetaKey].([]any)
-	if len(existing)+len(add) > MaxQueriesPerResult {
-		return fmt.Errorf("mcp: %d queries on one tool result; at most %d are carried", len(existing)+len(add), MaxQueriesPerResult)
+	existing, _ := res.Meta.AdditionalFields[QueriesKey].([]any)
+	if len(existing)+len(add) > MaxQueries {
+		return fmt.Errorf("mcp: %d queries on one tool result; at most %d are carried", len(existing)+len(add), MaxQueries)
 	}
-	res.Meta.AdditionalFields[QueriesMetaKey] = append(existing, add...)
+	res.Meta.AdditionalFields[QueriesKey] = append(existing, add...)
 	return nil
 }
 
@@ -104,62 +102,42 @@ func (c Carriage) attach(ctx context.Context, req mcp.CallToolRequest, res *mcp.
 	return Attach(res, request)
 }
 
-// Dropped is a query a host found on a tool result and did not keep.
-type Dropped struct {
-	// Index is its position in the _meta array; -1 when the _meta member itself is not an array.
-	Index int
-	// Rule is the rule of §6 the entry breaks, in the carriage vectors' words; empty for a drop that is no carriage
-	// fault (expired, too many on one result).
-	Rule core.CarriageRule
-	// Reason says why: not an array, not a JSON object, not a valid QueryRequest (with the failures), expired, or
-	// too many.
-	Reason string
-}
-
-// Queries returns the valid, unexpired queries a tool result carries, in order, and a reason for each one dropped.
-// now is the host's clock, against which expiresAt is judged.
-func Queries(res *mcp.CallToolResult, now time.Time) ([]*aqp.QueryRequest, []Dropped) {
+// Queries returns the valid queries a tool result carries, in order, and each entry dropped with the rule it
+// breaks (Index its position in the _meta array; -1 when the _meta member itself is not an array). Expiry is the
+// respondent runtime's to judge (§7), not the carriage's: Intake hands the queries to it.
+func Queries(res *mcp.CallToolResult) ([]core.CarriedQuery, []core.Dropped) {
 	if res == nil || res.Meta == nil {
 		return nil, nil
 	}
-	v, ok := res.Meta.AdditionalFields[QueriesMetaKey]
+	v, ok := res.Meta.AdditionalFields[QueriesKey]
 	if !ok {
 		return nil, nil
 	}
 	items, ok := v.([]any)
 	if !ok {
-		return nil, []Dropped{{Index: -1, Rule: core.CarriageArray, Reason: fmt.Sprintf("_meta[%q] is %s, not an array of QueryRequest", QueriesMetaKey, jsonType(v))}}
+		return nil, []core.Dropped{{Index: -1, Rule: core.CarriageArray, Reason: fmt.Sprintf("_meta[%q] is %s, not an array of QueryRequest", QueriesKey, jsonType(v))}}
 	}
-	var out []*aqp.QueryRequest
-	var dropped []Dropped
+	var out []core.CarriedQuery
+	var dropped []core.Dropped
 	for i, it := range items {
-		if i >= MaxQueriesPerResult {
-			dropped = append(dropped, Dropped{Index: i, Reason: fmt.Sprintf("more than %d queries on one result", MaxQueriesPerResult)})
+		if i >= MaxQueries {
+			dropped = append(dropped, core.Dropped{Index: i, Reason: fmt.Sprintf("more than %d queries on one result", MaxQueries)})
 			continue
 		}
 		if _, isObject := it.(map[string]any); !isObject {
 			if _, isRaw := it.(json.RawMessage); !isRaw {
-				dropped = append(dropped, Dropped{Index: i, Rule: core.CarriageObject, Reason: jsonType(it) + ", not a QueryRequest object"})
+				dropped = append(dropped, core.Dropped{Index: i, Rule: core.CarriageObject, Reason: jsonType(it) + ", not a QueryRequest object"})
 				continue
 			}
 		}
 		raw, err := json.Marshal(it)
 		if err != nil {
-			dropped = append(dropped, Dropped{Index: i, Rule: core.CarriageObject, Reason: "not JSON: " + err.Error()})
+			dropped = append(dropped, core.Dropped{Index: i, Rule: core.CarriageObject, Reason: "not JSON: " + err.Error()})
 			continue
 		}
-		if doc, rule := core.CarriedRequest(raw); rule != "" {
-			dropped = append(dropped, Dropped{Index: i, Rule: rule, Reason: "not a valid QueryRequest: " + doc.Errors.String()})
-			continue
-		}
-		q := new(aqp.QueryRequest)
-		if err := json.Unmarshal(raw, q); err != nil { // a valid request always decodes; say so should one not
-			dropped = append(dropped, Dropped{Index: i, Rule: core.CarriageRequest, Reason: "a valid QueryRequest that does not decode: " + err.Error()})
-			continue
-		}
-		exp, err := q.ExpiresAt.Time()
-		if err != nil || !exp.After(now) {
-			dropped = append(dropped, Dropped{Index: i, Reason: "expired at " + q.ExpiresAt.String()})
+		q, d := core.CarriedEntry(i, raw)
+		if d != nil {
+			dropped = append(dropped, *d)
 			continue
 		}
 		out = append(out, q)
@@ -168,19 +146,15 @@ func Queries(res *mcp.CallToolResult, now time.Time) ([]*aqp.QueryRequest, []Dro
 }
 
 // Intake hands the queries a tool result carries to a respondent runtime, as a host does with every result it
-// receives: each valid, unexpired query is taken in (and judged by the runtime: its transport, its destination
-// policy), and every entry not kept comes back as a *respondent.DropError with the carriage's reason (invalid,
-// expired, too many) or the runtime's. source names the result in the host's log ("mcp tool result search").
+// receives: each query Queries keeps is taken in (and judged by the runtime: expiry, its transport, its
+// destination policy), and every entry not kept comes back as a *respondent.DropError with the carriage's reason
+// (invalid, too many) or the runtime's. source names the result in the host's log ("mcp tool result search").
 func Intake(r *respondent.Respondent, source string, res *mcp.CallToolResult) ([]*respondent.Query, []*respondent.DropError) {
 	if r == nil {
 		return nil, []*respondent.DropError{{Source: source, Reason: "no respondent runtime to take the queries in"}}
 	}
-	qs, dropped := Queries(res, time.Now())
-	drops := make([]respondent.CarriedDrop, len(dropped))
-	for i, d := range dropped {
-		drops[i] = respondent.CarriedDrop{Index: d.Index, Reason: d.Reason}
-	}
-	return r.IntakeCarried(source, qs, drops)
+	qs, dropped := Queries(res)
+	return r.IntakeCarried(source, qs, dropped)
 }
 
 // jsonType names the JSON type of a decoded value, for a reason a host logs ("a string", "null").

@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
+	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
 	"github.com/agentqueryprotocol/aqp-go/core/respondent"
 	"github.com/agentqueryprotocol/aqp-go/gen/aqp"
@@ -64,8 +65,9 @@ func callTool(t *testing.T, url, name string) *mcp.CallToolResult {
 }
 
 // TestCarriageRoundTrip: a tool server's middleware issues a query (in-process and through a remote collector's
-// admin API) and attaches it to the tool's result; the host extracts the typed query, drops an invalid and an
-// expired one with reasons, and answers the kept one over MCP.
+// admin API) and attaches it to the tool's result; the host extracts the typed query, drops an invalid one with its
+// rule, keeps an expired one (expiry is the runtime's to judge, not the reader's), and answers the issued one over
+// MCP.
 func TestCarriageRoundTrip(t *testing.T) {
 	collectorTS, svc := newServiceWith(t)
 	remote, err := service.NewAdminClient(collectorTS.URL, adminToken, nil)
@@ -84,22 +86,25 @@ func TestCarriageRoundTrip(t *testing.T) {
 				if err := aqpmcp.Attach(res, expired); err != nil {
 					t.Fatal(err)
 				}
-				res.Meta.AdditionalFields[aqpmcp.QueriesMetaKey] = append(res.Meta.AdditionalFields[aqpmcp.QueriesMetaKey].([]any),
+				res.Meta.AdditionalFields[aqpmcp.QueriesKey] = append(res.Meta.AdditionalFields[aqpmcp.QueriesKey].([]any),
 					map[string]any{"queryId": "not a query"})
 			})
-			if qs, dropped := aqpmcp.Queries(callTool(t, tools.URL, "echo"), time.Now()); len(qs)+len(dropped) != 0 {
+			if qs, dropped := aqpmcp.Queries(callTool(t, tools.URL, "echo")); len(qs)+len(dropped) != 0 {
 				t.Fatalf("echo carries no query, got %v %v", qs, dropped)
 			}
 			res := callTool(t, tools.URL, "search")
-			qs, dropped := aqpmcp.Queries(res, time.Now())
-			if len(qs) != 1 || len(dropped) != 2 {
-				t.Fatalf("want 1 query and 2 dropped, got %d %+v", len(qs), dropped)
+			// The expired query is well carried, so the reader keeps it: expiry is the runtime's to judge (TestIntake).
+			qs, dropped := aqpmcp.Queries(res)
+			if len(qs) != 2 || len(dropped) != 1 {
+				t.Fatalf("want 2 queries and 1 dropped, got %d %+v", len(qs), dropped)
 			}
-			if dropped[0].Index != 0 || !strings.HasPrefix(dropped[0].Reason, "expired") ||
-				dropped[1].Index != 1 || !strings.Contains(dropped[1].Reason, "not a valid QueryRequest") {
+			if dropped[0].Index != 1 || dropped[0].Rule != core.CarriageRequest || !strings.Contains(dropped[0].Reason, "not a valid QueryRequest") {
 				t.Fatalf("reasons: %+v", dropped)
 			}
-			q := qs[0]
+			if qs[0].Request.ExpiresAt != "2020-01-01T00:00:00Z" {
+				t.Fatalf("the expired query is not kept first: %s", qs[0].JSON)
+			}
+			q := qs[1].Request
 			if q.Subject.ID != "call-search-1" || string(q.Delivery.Binding) != "mcp" {
 				t.Fatalf("query: %+v", q)
 			}
@@ -129,7 +134,7 @@ func TestAttachRefusesInvalid(t *testing.T) {
 	if err := aqpmcp.Attach(nil); err == nil {
 		t.Fatal("a nil result must be an error")
 	}
-	if qs, d := aqpmcp.Queries(&mcp.CallToolResult{Result: mcp.Result{Meta: &mcp.Meta{AdditionalFields: map[string]any{aqpmcp.QueriesMetaKey: "x"}}}}, time.Now()); qs != nil || len(d) != 1 {
+	if qs, d := aqpmcp.Queries(&mcp.CallToolResult{Result: mcp.Result{Meta: &mcp.Meta{AdditionalFields: map[string]any{aqpmcp.QueriesKey: "x"}}}}); qs != nil || len(d) != 1 {
 		t.Fatalf("a non-array: %v %v", qs, d)
 	}
 }
@@ -165,7 +170,7 @@ func TestIntake(t *testing.T) {
 		if err := aqpmcp.Attach(res, expired); err != nil {
 			t.Fatal(err)
 		}
-		res.Meta.AdditionalFields[aqpmcp.QueriesMetaKey] = append(res.Meta.AdditionalFields[aqpmcp.QueriesMetaKey].([]any),
+		res.Meta.AdditionalFields[aqpmcp.QueriesKey] = append(res.Meta.AdditionalFields[aqpmcp.QueriesKey].([]any),
 			map[string]any{"queryId": "not a query"})
 	})
 	res := callTool(t, tools.URL, "search")
@@ -175,8 +180,9 @@ func TestIntake(t *testing.T) {
 	if len(qs) != 1 || len(drops) != 2 {
 		t.Fatalf("want 1 query taken in and 2 dropped, got %d, %v", len(qs), drops)
 	}
-	if drops[0].Source != "mcp tool result search, entry 0" || !strings.HasPrefix(drops[0].Reason, "expired") ||
-		drops[1].Source != "mcp tool result search, entry 1" || !strings.Contains(drops[1].Reason, "not a valid QueryRequest") {
+	// The carriage's drop first (entry 1, not a query), then the runtime's: the expired query, judged at intake.
+	if drops[0].Source != "mcp tool result search, entry 1" || !strings.Contains(drops[0].Reason, "not a valid QueryRequest") ||
+		drops[1].Source != "mcp tool result search" || !strings.HasPrefix(drops[1].Reason, "expired") {
 		t.Fatalf("drops: %v", drops)
 	}
 	q := qs[0]

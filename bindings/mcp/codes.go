@@ -54,10 +54,10 @@ func WireFor(code core.Code) Wire {
 	return Wire{IsError: true}
 }
 
-// Result turns a collector outcome into the tool's result: the receipt as structuredContent and the same bytes as
+// result turns a collector outcome into the tool's result: the receipt as structuredContent and the same bytes as
 // the text content, isError from the table; or, when no receipt could be formed, a tool error (isError, no
 // structuredContent) whose text says what the arguments lack.
-func Result(out collector.Outcome) *mcp.CallToolResult {
+func result(out collector.Outcome) *mcp.CallToolResult {
 	if out.Problem != nil {
 		msg := "no receipt can be formed: " + out.Problem.Detail
 		if len(out.Problem.Errors) > 0 {

@@ -3,7 +3,6 @@ package mcp_test
 import (
 	"encoding/json"
 	"testing"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -44,12 +43,12 @@ func TestCarriageVectors(t *testing.T) {
 			if err != nil {
 				return nil, nil, err
 			}
-			// Expiry is not carriage: a respondent drops an expired query after intake (§7), so the clock here is
-			// before every query's expiresAt.
-			qs, dropped := aqpmcp.Queries(res, time.Time{})
+			// Expiry is not carriage: a respondent drops an expired query after intake (§7), and the reader takes no
+			// clock.
+			qs, dropped := aqpmcp.Queries(res)
 			queries := make([][]byte, len(qs))
 			for i, q := range qs { // the typed query, re-encoded: a member it lost or changed shows as a difference
-				if queries[i], err = json.Marshal(q); err != nil {
+				if queries[i], err = json.Marshal(q.Request); err != nil {
 					return nil, nil, err
 				}
 			}

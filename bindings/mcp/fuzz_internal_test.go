@@ -15,6 +15,8 @@ import (
 // recordingSubmitter keeps the body of every submission and answers with a fixed receipt.
 type recordingSubmitter struct{ bodies [][]byte }
 
+func (s *recordingSubmitter) WireRejected(string, string) {}
+
 func (s *recordingSubmitter) Submit(_ context.Context, sub collector.Submission) collector.Outcome {
 	s.bodies = append(s.bodies, bytes.Clone(sub.Body))
 	return collector.Outcome{Accepted: true, Receipt: []byte(`{"status":"accepted"}`)}

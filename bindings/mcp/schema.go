@@ -11,12 +11,12 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
-// Bundle returns the schema file name (one of spec.SchemaFiles) as one self-contained JSON Schema document: every
+// bundle returns the schema file name (one of spec.SchemaFiles) as one self-contained JSON Schema document: every
 // schema it refers to, directly or not, is copied under $defs and each relative $ref points there, so an MCP
 // client can compile the tool's inputSchema and outputSchema as they are, resolving nothing over the network and
 // loading nothing else. The bundle drops the root's $id (it is not the document the $id names, and a client that
 // caches compiled schemas by $id would see two documents with one id) and the copies' $schema and $id.
-func Bundle(name string) ([]byte, error) {
+func bundle(name string) ([]byte, error) {
 	b := &bundler{defs: map[string]any{}}
 	root, err := b.load(name)
 	if err != nil {
@@ -104,11 +104,11 @@ func (b *bundler) rewrite(v any) error {
 }
 
 var bundles = sync.OnceValues(func() ([2][]byte, error) {
-	in, err := Bundle(spec.ResponseSchema)
+	in, err := bundle(spec.ResponseSchema)
 	if err != nil {
 		return [2][]byte{}, err
 	}
-	out, err := Bundle(spec.ReceiptSchema)
+	out, err := bundle(spec.ReceiptSchema)
 	return [2][]byte{in, out}, err
 })
 

@@ -62,11 +62,11 @@ const (
 // server/discover and in initialize (spec.MCPExtension).
 const ExtensionKey = spec.MCPExtension
 
-// Extension is the settings object of the AQP extension a collector declares (capabilities.extensions
+// extension is the settings object of the AQP extension a collector declares (capabilities.extensions
 // ["com.agentqueryprotocol/aqp"]): the AQP version it speaks, the tool a respondent calls, and the _meta key under
 // which tool results carry queries. A host reads them from server/discover before its first call, so it learns
 // the tool without listing every tool.
-func Extension() map[string]any {
+func extension() map[string]any {
 	return map[string]any{"version": spec.ProtocolVersion, "tool": toolName, "queriesMetaKey": spec.MCPQueriesMetaKey}
 }
 
@@ -110,7 +110,7 @@ type Server struct {
 func NewServer(sub collector.Submitter) *Server {
 	s := &Server{sub: sub, gate: decodegate.New(0)}
 	ms := server.NewMCPServer(serverName, spec.ProtocolVersion, server.WithToolCapabilities(false),
-		server.WithExtensions(map[string]any{ExtensionKey: Extension()}))
+		server.WithExtensions(map[string]any{ExtensionKey: extension()}))
 	ms.AddTool(Tool(), s.call)
 	s.http = server.NewStreamableHTTPServer(ms,
 		server.WithStateLess(true),
@@ -307,10 +307,10 @@ func (s *Server) call(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 	}
 	c, _ := ctx.Value(requestKey{}).(caller)
 	out := s.sub.Submit(ctx, collector.Submission{Body: raw, Authorization: c.authorization, Binding: Name, Client: c.client})
-	return Result(out), nil
+	return result(out), nil
 }
 
-func (s *Server) rejected(reason string) { collector.RejectedOnWire(s.sub, Name, reason) }
+func (s *Server) rejected(reason string) { s.sub.WireRejected(Name, reason) }
 
 func firstByte(b []byte) byte {
 	b = bytes.TrimLeft(b, " \t\r\n")

@@ -20,6 +20,8 @@ type fixedSubmitter struct {
 	body, auth string
 }
 
+func (f *fixedSubmitter) WireRejected(string, string) {}
+
 func (f *fixedSubmitter) Submit(_ context.Context, s collector.Submission) collector.Outcome {
 	f.body, f.auth = string(s.Body), s.Authorization
 	return f.out

@@ -48,7 +48,7 @@ var hostilePeers = []hostilePeer{
 func (h hostilePeer) serve(base string, written *atomic.Int64) http.Handler {
 	// A well-behaved MCP server for every request but the hostile one: the collector's tool (its Submitter
 	// answers with a problem), which a carrier case calls as the first tool it lists.
-	mcpServer := aqpmcp.NewServer(collector.SubmitterFunc(func(context.Context, collector.Submission) collector.Outcome {
+	mcpServer := aqpmcp.NewServer(collector.Wrap(nil, func(context.Context, collector.Submission) collector.Outcome {
 		return collector.Outcome{Problem: &collector.Problem{Detail: "no"}}
 	}))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

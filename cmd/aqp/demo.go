@@ -30,7 +30,6 @@ import (
 	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
 	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
-	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
 	"github.com/agentqueryprotocol/aqp-go/core/respondent"
 	"github.com/agentqueryprotocol/aqp-go/gen/aqp"
@@ -131,7 +130,7 @@ func carryHTTPS(ctx context.Context, env *demoEnv) (*demoCarried, error) {
 	env.mux.HandleFunc("GET /demo/forecast", func(w http.ResponseWriter, r *http.Request) {
 		q, err := env.issuer.Issue(r.Context(), demoDraft(https.Name, aqp.QuerySubjectKindToolResult, "forecast-1"))
 		if err == nil {
-			err = https.AttachQuery(w.Header(), q)
+			err = https.Attach(w.Header(), q)
 		}
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
@@ -147,12 +146,12 @@ func carryHTTPS(ctx context.Context, env *demoEnv) (*demoCarried, error) {
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	docs, err := https.Queries(resp.Header)
-	if err != nil || len(docs) != 1 {
-		return nil, fmt.Errorf("the application's reply carried %d queries: %v", len(docs), err)
+	docs, dropped := https.Queries(resp.Header)
+	if len(dropped) > 0 || len(docs) != 1 {
+		return nil, fmt.Errorf("the application's reply carried %d queries (dropped: %v)", len(docs), dropped)
 	}
 	hdr := resp.Header.Get(https.QueryHeader)
-	c := &demoCarried{raw: core.CompactJSON(docs[0].Value),
+	c := &demoCarried{raw: docs[0].JSON,
 		how: fmt.Sprintf("GET %s/demo/forecast → %s %q, with header %s: %s… (%d characters of base64url)",
 			env.baseURL, resp.Status, strings.TrimSpace(string(body)), https.QueryHeader, hdr[:min(len(hdr), 24)], len(hdr))}
 	q, err := env.r.Intake("AQP-Query header", c.raw)
@@ -216,8 +215,8 @@ func carryMCP(ctx context.Context, env *demoEnv) (*demoCarried, error) {
 	if len(res.Content) > 0 {
 		text, _ = res.Content[0].(mcp.TextContent)
 	}
-	c := &demoCarried{raw: firstCarried(res.Meta.AdditionalFields[aqpmcp.QueriesMetaKey]),
-		how: fmt.Sprintf("tools/call search at %s → %q, with _meta[%q] holding the query", url, text.Text, aqpmcp.QueriesMetaKey)}
+	c := &demoCarried{raw: firstCarried(res.Meta.AdditionalFields[aqpmcp.QueriesKey]),
+		how: fmt.Sprintf("tools/call search at %s → %q, with _meta[%q] holding the query", url, text.Text, aqpmcp.QueriesKey)}
 	c.qs, c.drops = aqpmcp.Intake(env.r, "mcp tool result search", res)
 	return c, nil
 }
@@ -270,7 +269,7 @@ func carryA2A(ctx context.Context, env *demoEnv) (*demoCarried, error) {
 	}
 	c := &demoCarried{raw: firstCarried(reply.Metadata[a2ab.QueriesKey]),
 		how: fmt.Sprintf("SendMessage to %s → reply message %s %q, with metadata[%q] holding the query", url, reply.ID, text, a2ab.QueriesKey)}
-	c.qs, c.drops = a2ab.IntakeMessage(env.r, "a2a message "+reply.ID, reply)
+	c.qs, c.drops = a2ab.Intake(env.r, "a2a message "+reply.ID, reply)
 	return c, nil
 }
 

@@ -55,7 +55,7 @@ var receivedAtMillis = regexp.MustCompile(`"receivedAt":"(\d{4}-\d{2}-\d{2}T\d{2
 var brokenCollectors = map[string]brokenCollector{
 	"collector/expired-status-400": {binding: spec.BindingHTTPS, wire: func(h http.Handler) http.Handler {
 		return onPath(spec.HTTPSPath, h, func(w http.ResponseWriter) http.ResponseWriter {
-			return &statusRewriter{ResponseWriter: w, from: https.StatusFor(core.CodeExpired), to: http.StatusBadRequest}
+			return &statusRewriter{ResponseWriter: w, from: https.WireFor(core.CodeExpired).Status, to: http.StatusBadRequest}
 		})
 	}},
 	"collector/no-www-authenticate": {binding: spec.BindingHTTPS, wire: func(h http.Handler) http.Handler {

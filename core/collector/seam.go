@@ -7,12 +7,20 @@ import (
 )
 
 // Submitter is the one seam every binding uses: a binding turns its wire request into a Submission, hands it to
-// a Submitter, and turns the Outcome back into its wire form. Bindings depend on this interface, never on the
-// concrete Collector, so that observation (metrics, logs, tracing) wraps it once for every binding, and a test can
-// put anything behind a binding.
+// a Submitter, and turns the Outcome back into its wire form; a request it refuses before it becomes a Submission
+// it reports to WireRejected. Bindings depend on this interface, never on the concrete Collector, so that
+// observation (metrics, logs, tracing) wraps it once for every binding, and a test can put anything behind a
+// binding. Both jobs are in the one interface so that a wrapper cannot drop either: a wrapper written by hand must
+// say what it does with a rejection (Wrap forwards it), where an optional second interface was silently lost by
+// every wrapper that did not know of it.
 type Submitter interface {
 	// Submit decides one submission. It never fails outright: every outcome is a receipt or a Problem.
 	Submit(ctx context.Context, s Submission) Outcome
+	// WireRejected hears of a request binding refused before it became a Submission (a wrong media type, an
+	// oversized body, arguments that are not an object), with reason in a metric label's words. A wrapper
+	// forwards it to what it wraps; the Collector ignores it (it keeps no counts), the service's observer
+	// (service.Observe) counts it.
+	WireRejected(binding, reason string)
 }
 
 var _ Submitter = (*Collector)(nil)
@@ -59,11 +67,25 @@ type Problem struct {
 	Errors core.Errors
 }
 
-// SubmitterFunc adapts a function to a Submitter, for wrappers and tests.
-type SubmitterFunc func(ctx context.Context, s Submission) Outcome
+// Wrap makes a Submitter of a function that decides submissions, usually by calling next's Submit around what it
+// adds (recording, rewriting, a fixed outcome in a test), and forwards every wire rejection to next, so wrapping
+// never loses one. next is nil only for a submitter with nothing behind it, whose rejections go nowhere.
+func Wrap(next Submitter, submit func(ctx context.Context, s Submission) Outcome) Submitter {
+	return wrapped{next: next, submit: submit}
+}
 
-// Submit calls f.
-func (f SubmitterFunc) Submit(ctx context.Context, s Submission) Outcome { return f(ctx, s) }
+type wrapped struct {
+	next   Submitter
+	submit func(ctx context.Context, s Submission) Outcome
+}
+
+func (w wrapped) Submit(ctx context.Context, s Submission) Outcome { return w.submit(ctx, s) }
+
+func (w wrapped) WireRejected(binding, reason string) {
+	if w.next != nil {
+		w.next.WireRejected(binding, reason)
+	}
+}
 
 // Endpoint is what a binding serves: its name as delivery.binding spells it, the path of its endpoint on the
 // collector's listener, and the delivery.operation a query for it names ("" when the binding has none). Bindings
@@ -105,17 +127,3 @@ type Issuer interface {
 }
 
 var _ Issuer = (*Collector)(nil)
-
-// WireRejecter is implemented by Submitters that count requests a binding refused before they became a Submission
-// (a wrong media type, an oversized body, arguments that are not an object): the service's observer does, so every
-// refusal shows in the metrics without a binding knowing of metrics.
-type WireRejecter interface {
-	WireRejected(binding, reason string)
-}
-
-// RejectedOnWire tells sub, when it counts such things, that binding refused a request for reason.
-func RejectedOnWire(sub Submitter, binding, reason string) {
-	if o, ok := sub.(WireRejecter); ok {
-		o.WireRejected(binding, reason)
-	}
-}

@@ -17,6 +17,10 @@ import (
 // maxMessage bounds a receipt's error.message (the receipt schema's maxLength, in code points).
 const maxMessage = 1000
 
+// WireRejected ignores a binding's refusal: the Collector keeps no counts (service.Observe does, in front of it),
+// and a request refused on the wire never reached a query, so no budget is spent on it.
+func (c *Collector) WireRejected(binding, reason string) {}
+
 // Submit decides one submission in the pinned order (§5): version; schema; query known; capability; an already
 // accepted response (duplicate: the stored receipt byte for byte; same responseId, other content:
 // response_id_conflict; other responseId: already_answered) — before expiry, so a duplicate is answered the same

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/gen/aqp"
+	"github.com/agentqueryprotocol/aqp-go/spec"
 	"github.com/agentqueryprotocol/aqp-go/wire"
 )
 
@@ -178,7 +179,7 @@ func New(cfg Config) (*Respondent, error) {
 	if probe.Kind == "" {
 		probe.Kind = aqp.QueryResponseRespondentKindAgent
 	}
-	if errs := core.ValidateObject(core.KindResponse, &aqp.QueryResponse{ProtocolVersion: wire.ProtocolVersion20260730,
+	if errs := core.ValidateObject(core.KindResponse, &aqp.QueryResponse{ProtocolVersion: wire.ProtocolVersion(spec.ProtocolVersion),
 		ResponseID: "00000000-0000-4000-8000-000000000000", QueryID: "00000000-0000-4000-8000-000000000000",
 		Subject: aqp.QuerySubject{Kind: aqp.QuerySubjectKindTask, ID: "x"}, Respondent: probe,
 		Answer: json.RawMessage(`true`), CreatedAt: wire.NewDateTime(time.Now())}); len(errs) > 0 {

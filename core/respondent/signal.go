@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/gen/aqp"
+	"github.com/agentqueryprotocol/aqp-go/spec"
 	"github.com/agentqueryprotocol/aqp-go/wire"
 )
 
@@ -75,7 +76,7 @@ func ParseSignal(text string) (Signal, error) {
 
 // checkSubject validates a subject by the schema, inside a probe response (the schema has no subject-only entry).
 func checkSubject(s aqp.QuerySubject) core.Errors {
-	return core.ValidateObject(core.KindResponse, &aqp.QueryResponse{ProtocolVersion: wire.ProtocolVersion20260730,
+	return core.ValidateObject(core.KindResponse, &aqp.QueryResponse{ProtocolVersion: wire.ProtocolVersion(spec.ProtocolVersion),
 		ResponseID: "00000000-0000-4000-8000-000000000000", QueryID: "00000000-0000-4000-8000-000000000000",
 		Subject: s, Respondent: aqp.QueryResponseRespondent{Kind: aqp.QueryResponseRespondentKindAgent, Provenance: aqp.QueryResponseRespondentProvenanceDirect},
 		Answer: json.RawMessage(`true`), CreatedAt: wire.NewDateTime(time.Now())})

@@ -134,7 +134,7 @@ func playCaller(url string) error {
 		return fmt.Errorf("the agent answered with a %T", res)
 	}
 	fmt.Printf("reply: %s\n", reply.Parts[0].Text())
-	queries, dropped := a2ab.QueriesFromMessage(reply)
+	queries, dropped := a2ab.Queries(reply)
 	for _, d := range dropped {
 		fmt.Printf("dropped query %d: %s\n", d.Index, d.Reason)
 	}

@@ -61,7 +61,7 @@ type recorder struct {
 }
 
 func (r *recorder) wrap(sub collector.Submitter) collector.Submitter {
-	return collector.SubmitterFunc(func(ctx context.Context, s collector.Submission) collector.Outcome {
+	return collector.Wrap(sub, func(ctx context.Context, s collector.Submission) collector.Outcome {
 		r.clock.RLock()
 		out := sub.Submit(ctx, s)
 		r.clock.RUnlock()
@@ -319,7 +319,7 @@ func (e *env) carry(c Column, query []byte) (url string, done func(), err error)
 	switch binding := c.Binding; binding {
 	case https.Name:
 		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if err := https.AttachQuery(w.Header(), query); err != nil {
+			if err := https.Attach(w.Header(), query); err != nil {
 				http.Error(w, err.Error(), http.StatusInternalServerError)
 				return
 			}
@@ -358,7 +358,7 @@ func (a carrierAgent) Execute(ctx context.Context, execCtx *a2asrv.ExecutorConte
 	return func(yield func(a2a.Event, error) bool) {
 		reply := a2a.NewMessage(a2a.MessageRoleAgent, a2a.NewTextPart("Sunny, 21 °C."))
 		reply.ContextID = execCtx.ContextID
-		if err := a2ab.AttachToMessage(reply, a.query); err != nil {
+		if err := a2ab.Attach(reply, a.query); err != nil {
 			yield(nil, err)
 			return
 		}

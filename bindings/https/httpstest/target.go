@@ -106,7 +106,7 @@ func (t *Submitter) Submit(ctx context.Context, body []byte, auth string) (harne
 		}
 		return harness.Result{}, harness.Wire(fmt.Sprintf("status %d with a body that is not a receipt: %s", reply.Status, reply.Receipt), ReqHTTPS)
 	}
-	if want := https.StatusFor(code); reply.Status != want {
+	if want := https.WireFor(code).Status; reply.Status != want {
 		return harness.Result{}, harness.Wire(fmt.Sprintf("code %q came with HTTP status %d; the binding's table says %d", code, reply.Status, want), ReqStatus)
 	}
 	switch reply.Status {

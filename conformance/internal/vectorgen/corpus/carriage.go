@@ -74,7 +74,7 @@ func (v cv) render() object {
 }
 
 // canonicalJSON is the compact JSON this implementation's encoders write (core.CompactJSON: members sorted, no
-// whitespace), so that a valid vector's header text is exactly what https.AttachQuery writes.
+// whitespace), so that a valid vector's header text is exactly what https.Attach writes.
 func canonicalJSON(v any) []byte {
 	val, err := core.DecodeJSON(render(v))
 	if err != nil {
