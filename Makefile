@@ -131,9 +131,20 @@ install-check:
 vectors:
 	$(GO) run ./conformance/internal/vectorgen
 
-## bench: Go benchmarks, each beside its baseline
-bench:
+## bench: Go benchmarks, each beside its baseline; then the rig (BENCHMARKS.md's throughput table): every store
+## and binding column against its bare baseline, in process and against `aqp serve` children, pgbench beside
+## PostgreSQL. RIG=-quick for a one-round pass; AQP_OLD=path/to/old/aqp adds before/after rows from the same run
+RIG ?=
+AQP_OLD ?=
+bench: bench-go bench-rig
+
+.PHONY: bench-go bench-rig
+bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./core/... ./bindings/... ./store/...
+
+bench-rig:
+	mkdir -p bin && $(GO) build -o bin/aqp ./cmd/aqp && $(GO) build -o bin/aqp-load ./cmd/aqp-load
+	bin/aqp-load -mode rig -aqp bin/aqp $(if $(AQP_OLD),-aqp-old $(AQP_OLD)) $(RIG)
 
 ## fuzz: every fuzz target in FUZZPKGS (default ./...), one at a time, FUZZTIME each (default 30s); stops at the
 ## first finding, which go test saves under the package's testdata/fuzz/ (`make test` replays those and the seeds)

@@ -5,6 +5,13 @@
 //
 //	go run ./cmd/aqp-load [-clients 32] [-requests 30000]
 //
+// The rig is BENCHMARKS.md's throughput table in one command: every store (memory and SQLite in process; SQLite,
+// PostgreSQL and two processes on one PostgreSQL against `aqp serve` children) and every binding column (HTTPS,
+// both MCP eras, each A2A transport), each right after its bare baseline in the same round, pgbench -N beside the
+// PostgreSQL rows, and with -aqp-old an older binary's rows from the same rounds (about 5 minutes; -quick about 1):
+//
+//	go run ./cmd/aqp-load -mode rig [-quick] [-aqp bin/aqp] [-aqp-old /tmp/aqp-old] [-pg postgres://…] [-only REGEXP]
+//
 // Two more modes reproduce attacks on a real `aqp serve` process (built from ./cmd/aqp unless -aqp names a binary):
 //
 //	go run ./cmd/aqp-load -mode flood     # a wrong-capability flood against one query; the genuine respondent's outcomes
@@ -24,7 +31,9 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -38,6 +47,7 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/internal/workload"
 	"github.com/agentqueryprotocol/aqp-go/service"
 	"github.com/agentqueryprotocol/aqp-go/store/memory"
+	"github.com/agentqueryprotocol/aqp-go/store/postgres"
 	"github.com/agentqueryprotocol/aqp-go/store/sqlite"
 )
 
@@ -46,7 +56,7 @@ func main() {
 	requests := flag.Int("requests", 30000, "submissions per phase (each to its own query)")
 	fsyncFor := flag.Duration("fsync-for", 2*time.Second, "how long to measure the fsync rate")
 	dir := flag.String("dir", "", "directory for the SQLite database and the fsync probe (default: a temporary one)")
-	mode := flag.String("mode", "throughput", "throughput, flood or hostile")
+	mode := flag.String("mode", "throughput", "throughput, rig, flood, hostile, hostile-bindings, hostile-respondent or freeze")
 	aqpBin := flag.String("aqp", "", "the aqp binary the flood and hostile modes run (default: built from ./cmd/aqp)")
 	floodFor := flag.Duration("flood-for", 4*time.Second, "flood mode: how long each flood lasts")
 	hostile := flag.Int("hostile", 100, "hostile mode: concurrent 1 MiB bodies per round")
@@ -55,11 +65,47 @@ func main() {
 	freezeFor := flag.Duration("freeze-for", 20*time.Second, "freeze mode: how long PostgreSQL stays frozen")
 	storeTimeout := flag.Duration("store-timeout", 2*time.Second, "freeze mode: the collector's --store-timeout")
 	binding := flag.String("binding", "all", "hostile-bindings mode: https, mcp, a2a-jsonrpc, a2a-jsonrpc-0.3, a2a-rest, a2a-grpc (comma-separated) or all")
+	aqpOld := flag.String("aqp-old", "", "rig mode: an older aqp binary measured beside -aqp in the same rounds (before/after from one run)")
+	pgURL := flag.String("pg", "postgres://postgres@127.0.0.1:5432/test?sslmode=disable", "rig mode: the PostgreSQL server the rig creates its databases on (\"\" skips PostgreSQL)")
+	pgbench := flag.String("pgbench", "/usr/bin/pgbench", "rig mode: pgbench, the bare PostgreSQL anchor (skipped when missing)")
+	quick := flag.Bool("quick", false, "rig mode: one round of 3000 submissions per phase (about a minute) unless -rounds or -requests say otherwise; the full rig is 3 rounds of 6000")
+	only := flag.String("only", "", "rig mode: a regular expression; only rows whose \"where subject aqp\" matches run")
+	cpuProfile := flag.String("cpuprofile", "", "throughput mode: write a CPU profile of the collector phases (the load program's own process) to this file")
+	memProfile := flag.String("memprofile", "", "throughput mode: write an allocation profile of the collector phases to this file")
+	addr := flag.String("addr", "127.0.0.1:0", "bare-serve mode (the rig's child): listen address")
 	flag.Parse()
+	set := map[string]bool{}
+	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	err := error(nil)
 	switch *mode {
+	case "bare-serve":
+		err = serveBare(*addr)
+	case "rig":
+		cfg := rigConfig{aqpNew: *aqpBin, aqpOld: *aqpOld, pgURL: *pgURL, pgbench: *pgbench, clients: *clients,
+			requests: 6000, rounds: 3, pgbenchFor: 5 * time.Second, dir: *dir}
+		if *quick {
+			cfg.requests, cfg.rounds, cfg.pgbenchFor = 3000, 1, 3*time.Second
+		}
+		if set["requests"] {
+			cfg.requests = *requests
+		}
+		if set["rounds"] {
+			cfg.rounds = *rounds
+		}
+		if *only != "" {
+			if cfg.only, err = regexp.Compile(*only); err != nil {
+				break
+			}
+		}
+		if cfg.dir == "" {
+			if cfg.dir, err = os.MkdirTemp("", "aqp-rig-"); err != nil {
+				break
+			}
+			defer os.RemoveAll(cfg.dir)
+		}
+		err = runRig(context.Background(), cfg)
 	case "throughput":
-		err = run(*clients, *requests, *fsyncFor, *dir)
+		err = run(*clients, *requests, *fsyncFor, *dir, *pgURL, *cpuProfile, *memProfile)
 	case "flood", "hostile", "hostile-bindings", "hostile-respondent", "freeze":
 		d := *dir
 		if d == "" {
@@ -85,7 +131,7 @@ func main() {
 			err = runFreeze(context.Background(), *aqpBin, *pgBin, d, 200, 8, *storeTimeout, *freezeFor)
 		}
 	default:
-		err = fmt.Errorf("-mode must be throughput, flood, hostile, hostile-bindings, hostile-respondent or freeze, got %q", *mode)
+		err = fmt.Errorf("-mode must be throughput, rig, flood, hostile, hostile-bindings, hostile-respondent or freeze, got %q", *mode)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "aqp-load:", err)
@@ -93,7 +139,7 @@ func main() {
 	}
 }
 
-func run(clients, requests int, fsyncFor time.Duration, dir string) error {
+func run(clients, requests int, fsyncFor time.Duration, dir, pgURL, cpuProfile, memProfile string) error {
 	ctx := context.Background()
 	if dir == "" {
 		d, err := os.MkdirTemp("", "aqp-load-")
@@ -116,6 +162,10 @@ func run(clients, requests int, fsyncFor time.Duration, dir string) error {
 		return err
 	}
 	results = append(results, bare)
+	profileTo, allocsTo = cpuProfile, memProfile
+	if memProfile != "" {
+		runtime.MemProfileRate = 64 << 10
+	}
 	mem, err := phase(ctx, "collector, memory store", clients, requests, collectorSetup(func() (collector.Store, func() (int, error), error) {
 		s := memory.New()
 		// The collector closes its handle when the phase ends; count through a new handle on the same data.
@@ -145,6 +195,31 @@ func run(clients, requests int, fsyncFor time.Duration, dir string) error {
 		return err
 	}
 	results = append(results, sq)
+	if pgURL != "" {
+		dsn, drop, err := freshPG(ctx, pgURL, "aqp_load_")
+		if err != nil {
+			return err
+		}
+		defer drop()
+		pg, err := phase(ctx, "collector, PostgreSQL store", clients, requests, collectorSetup(func() (collector.Store, func() (int, error), error) {
+			s, err := postgres.Open(ctx, dsn)
+			if err != nil {
+				return nil, nil, err
+			}
+			return s, func() (int, error) {
+				r, err := postgres.Open(ctx, dsn)
+				if err != nil {
+					return 0, err
+				}
+				defer r.Close()
+				return countAnswered(ctx, r)
+			}, nil
+		}))
+		if err != nil {
+			return err
+		}
+		results = append(results, pg)
+	}
 
 	fmt.Println("| phase | accepted/s | p50 | p99 | max | accepted | other | stored (re-read) | vs baseline |")
 	fmt.Println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
@@ -240,6 +315,10 @@ func phase(ctx context.Context, name string, clients, n int, s setup) (result, e
 	client := &http.Client{Transport: &http.Transport{MaxIdleConns: clients * 2, MaxIdleConnsPerHost: clients * 2, DisableCompression: true}}
 	lat := make([]time.Duration, n)
 	var ok, other atomic.Int64
+	stopProfile, err := profile(name)
+	if err != nil {
+		return result{}, err
+	}
 	start := time.Now()
 	_ = forEach(n, clients, func(i int) error {
 		j := jobs[i]
@@ -262,7 +341,9 @@ func phase(ctx context.Context, name string, clients, n int, s setup) (result, e
 		}
 		return nil
 	})
-	r := result{name: name, elapsed: time.Since(start), latencies: lat, ok: int(ok.Load()), other: int(other.Load()), stored: -1}
+	elapsed := time.Since(start)
+	stopProfile()
+	r := result{name: name, elapsed: elapsed, latencies: lat, ok: int(ok.Load()), other: int(other.Load()), stored: -1}
 	slices.Sort(r.latencies)
 	if stored != nil {
 		stopOnce()
@@ -271,6 +352,47 @@ func phase(ctx context.Context, name string, clients, n int, s setup) (result, e
 		}
 	}
 	return r, nil
+}
+
+// profileTo and allocsTo name the files -cpuprofile and -memprofile write, one per collector phase (the file name
+// with the phase's store appended: FILE.memory, FILE.sqlite, FILE.postgresql).
+var profileTo, allocsTo string
+
+// profile starts the CPU profile of a collector phase's timed part; the function it returns stops it and writes
+// the allocation profile (the allocations since the previous phase's, which pprof -sample_index=alloc_space reads
+// as a difference only with -base; each file is cumulative).
+func profile(name string) (func(), error) {
+	if !strings.HasPrefix(name, "collector, ") {
+		return func() {}, nil
+	}
+	suffix := "." + strings.ToLower(strings.Fields(strings.TrimPrefix(name, "collector, "))[0])
+	stops := []func(){}
+	if profileTo != "" {
+		f, err := os.Create(profileTo + suffix)
+		if err != nil {
+			return nil, err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return nil, err
+		}
+		stops = append(stops, func() { pprof.StopCPUProfile(); f.Close() })
+	}
+	if allocsTo != "" {
+		runtime.GC()
+		stops = append(stops, func() {
+			runtime.GC()
+			if f, err := os.Create(allocsTo + suffix); err == nil {
+				_ = pprof.Lookup("allocs").WriteTo(f, 0)
+				f.Close()
+			}
+		})
+	}
+	return func() {
+		for _, s := range stops {
+			s()
+		}
+	}, nil
 }
 
 // listen starts an HTTP server on a loopback port.

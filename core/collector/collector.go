@@ -113,7 +113,7 @@ func New(cfg Config) (*Collector, error) {
 		newID:     cfg.NewID,
 		random:    cfg.Random,
 		log:       cfg.Logger,
-		requests:  newRequestCache(4096, 32<<20),
+		requests:  newRequestCache(8192, 32<<20),
 	}
 	if c.clock == nil {
 		c.clock = time.Now
@@ -219,11 +219,16 @@ func (c *Collector) Issue(ctx context.Context, draftJSON []byte) ([]byte, error)
 	if len(errs) > 0 {
 		return nil, &IssueError{Errors: errs}
 	}
-	q := Query{QueryID: id, Request: withoutAuthorization(req), CapabilityHash: hashCapability(capability),
+	stored, raw := storedRequest(req)
+	q := Query{QueryID: id, Request: raw, CapabilityHash: hashCapability(capability),
 		CreatedAt: now, ExpiresAt: mustTime(req["expiresAt"])}
 	if err := c.store.CreateQueries(ctx, q); err != nil {
 		return nil, err
 	}
+	// The request is decoded already: its first submission reads it (and the query) from the cache rather than
+	// reading the store and decoding the stored bytes again. stored holds exactly what decoding raw gives (raw is its encoding, and every member came from
+	// the decoder or is a string), and completeDraft validated it.
+	c.requests.putIssued(q, &core.Document{Kind: core.KindRequest, Raw: raw, Value: stored})
 	return core.CompactJSON(req), nil
 }
 

@@ -132,6 +132,13 @@ func (s *frozenStore) LoadQuery(ctx context.Context, id string) (collector.Query
 	return s.Store.LoadQuery(ctx, id)
 }
 
+func (s *frozenStore) Accept(ctx context.Context, a collector.Acceptance) (*collector.Acceptance, error) {
+	if err := s.wait(ctx); err != nil {
+		return nil, err
+	}
+	return s.Store.Accept(ctx, a)
+}
+
 func (s *frozenStore) CreateQueries(ctx context.Context, qs ...collector.Query) error {
 	if err := s.wait(ctx); err != nil {
 		return err

@@ -180,6 +180,13 @@ func describeValue(v any) string {
 // withoutAuthorization returns the request JSON as stored: delivery.authorization removed, since the capability is
 // kept only as a hash.
 func withoutAuthorization(req map[string]any) []byte {
+	_, raw := storedRequest(req)
+	return raw
+}
+
+// storedRequest is req without delivery.authorization, as a value (sharing req's members, which nothing writes
+// after issuing) and as the bytes the store keeps.
+func storedRequest(req map[string]any) (map[string]any, []byte) {
 	stored := make(map[string]any, len(req))
 	for k, v := range req {
 		stored[k] = v
@@ -193,5 +200,5 @@ func withoutAuthorization(req map[string]any) []byte {
 		}
 		stored["delivery"] = d
 	}
-	return core.CompactJSON(stored)
+	return stored, core.CompactJSON(stored)
 }

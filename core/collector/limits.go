@@ -72,6 +72,20 @@ func (l *limiter) allow(key string, now time.Time) bool {
 	return l.bucket(key).AllowN(now, 1)
 }
 
+// take spends a token for key like allow and, when it did, returns a function that gives the token back (to a
+// submission whose store call failed, which should not have spent it).
+func (l *limiter) take(key string, now time.Time) (ok bool, giveBack func()) {
+	if l.cfg.Disabled || key == "" {
+		return true, func() {}
+	}
+	r := l.bucket(key).ReserveN(now, 1)
+	if !r.OK() || r.DelayFrom(now) > 0 {
+		r.CancelAt(now)
+		return false, nil
+	}
+	return true, func() { r.CancelAt(now) }
+}
+
 // exhausted reports, without spending, whether key has no token left.
 func (l *limiter) exhausted(key string, now time.Time) bool {
 	if l.cfg.Disabled || key == "" {

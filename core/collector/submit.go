@@ -60,7 +60,16 @@ func (c *Collector) Submit(ctx context.Context, s Submission) Outcome {
 		return out
 	}
 	key := strings.ToLower(r.queryID) // UUIDs are case-insensitive on input (D21); the collector issues lowercase queryIds.
-	q, acc, err := c.store.LoadQuery(ctx, key)
+	// A query this collector issued is known without a read: queries never change. Whether it is answered is then
+	// not known until the store is asked; decide asks it before any refusal, and Accept answers it otherwise (its
+	// ErrAlreadyAccepted carries the acceptance), so every outcome is the one the pinned order gives. One store
+	// call per acceptance instead of two.
+	q, cached := c.requests.query(key)
+	var acc *Acceptance
+	var err error
+	if !cached {
+		q, acc, err = c.store.LoadQuery(ctx, key)
+	}
 	switch {
 	case errors.Is(err, ErrNotFound):
 		c.failed(s, now)
@@ -101,7 +110,7 @@ func (c *Collector) Submit(ctx context.Context, s Submission) Outcome {
 		}
 		// The first copy was told to retry (its budget spent, the store failing, its caller gone) or never
 		// finished: this copy is decided on its own rather than inheriting a refusal that may already be over.
-		return c.decide(ctx, r, key, q, resp, hash, now)
+		return c.decide(ctx, r, key, q, cached, resp, hash, now)
 	}
 	var decided Outcome
 	defer func() {
@@ -111,36 +120,63 @@ func (c *Collector) Submit(ctx context.Context, s Submission) Outcome {
 		landed.Receipt = bytes.Clone(decided.Receipt)
 		c.flights.land(fkey, fl, landed)
 	}()
-	decided = c.decide(ctx, r, key, q, resp, hash, now)
+	decided = c.decide(ctx, r, key, q, cached, resp, hash, now)
 	return decided
 }
 
 // decide runs the steps of the pinned order after the already-accepted check, for a submission that proved the
-// query's capability: the per-query budget, expiry, the paired checks, then acceptance.
-func (c *Collector) decide(ctx context.Context, r receiptFor, key string, q Query, resp *core.Document, hash []byte, now time.Time) Outcome {
-	if !c.limiter.allow(key, now) {
+// query's capability: the per-query budget, expiry, the paired checks, then acceptance. unread says that the
+// query came from the issued-query cache, so whether it is answered was not read: before refusing, decide reads
+// it, and a query answered already gets the answer the already-accepted check would have given.
+func (c *Collector) decide(ctx context.Context, r receiptFor, key string, q Query, unread bool, resp *core.Document, hash []byte, now time.Time) Outcome {
+	refuse := func(out Outcome) Outcome {
+		if !unread {
+			return out
+		}
+		_, acc, err := c.store.LoadQuery(ctx, key)
+		switch {
+		case err != nil:
+			return c.unavailable(ctx, r, "loading the query", err)
+		case acc != nil:
+			return c.answerAccepted(ctx, r, acc, hash)
+		}
+		return out
+	}
+	allowed, giveBack := c.limiter.take(key, now)
+	if !allowed {
 		// A copy of the accepted response that was loaded before the acceptance committed, and missed its flight,
 		// still gets the stored receipt (D36); so does a late different response get already_answered. The store
-		// is read again only on this refusal path.
-		if _, acc, err := c.store.LoadQuery(ctx, key); err == nil && acc != nil {
+		// is read again only on this refusal path. When the query came from the cache, this read is the first: a
+		// store that cannot answer it gives unavailable, as it would have before the budget was reached.
+		_, acc, err := c.store.LoadQuery(ctx, key)
+		switch {
+		case err == nil && acc != nil:
 			return c.answerAccepted(ctx, r, acc, hash)
+		case err != nil && unread:
+			return c.unavailable(ctx, r, "loading the query", err)
 		}
 		return r.retryable(core.CodeRateLimited, "too many submissions for this query; retry after the given number of seconds", c.limiter.retryAfter())
 	}
 	if now.After(q.ExpiresAt) {
-		return r.reject(core.CodeExpired, "", fmt.Sprintf("the query expired at %s", FormatTime(q.ExpiresAt)))
+		return refuse(r.reject(core.CodeExpired, "", fmt.Sprintf("the query expired at %s", FormatTime(q.ExpiresAt))))
 	}
 	if msg := checkCreatedAt(resp, q.CreatedAt, now); msg != "" {
-		return r.reject(core.CodeInvalidResponse, "/createdAt", msg)
+		return refuse(r.reject(core.CodeInvalidResponse, "/createdAt", msg))
 	}
 	reqDoc, err := c.requestDocument(q)
 	if err != nil {
-		return c.unavailable(ctx, r, "reading the stored query", err)
+		return refuse(c.unavailable(ctx, r, "reading the stored query", err))
 	}
 	if errs := core.CheckResponse(reqDoc, resp); len(errs) > 0 {
-		return r.reject(errs[0].Code, errs[0].Pointer, errs[0].Message)
+		return refuse(r.reject(errs[0].Code, errs[0].Pointer, errs[0].Message))
 	}
-	return c.accept(ctx, r, reqDoc, resp, hash)
+	out := c.accept(ctx, r, reqDoc, resp, hash)
+	if unread && out.Code == core.CodeUnavailable {
+		// Read first, the query would have met the failing store before its budget was spent (a respondent
+		// retrying through an outage hears unavailable, not rate_limited).
+		giveBack()
+	}
+	return out
 }
 
 // check decodes and validates the body on its own: the ids a receipt needs, the version, the schema. It returns

@@ -40,7 +40,14 @@ var _ collector.Store = (*Store)(nil)
 // Open connects to the database connString names (a postgres:// URL or key=value string, as pgx accepts) and
 // brings its schema up to date; several processes may Open the same new database at once.
 func Open(ctx context.Context, connString string) (*Store, error) {
-	pool, err := pgxpool.New(ctx, connString)
+	cfg, err := pgxpool.ParseConfig(connString)
+	if err != nil {
+		return nil, fmt.Errorf("postgres store: %w", err)
+	}
+	if !strings.Contains(connString, "pool_max_conns") {
+		cfg.MaxConns = DefaultMaxConns
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("postgres store: %w", err)
 	}
@@ -50,6 +57,14 @@ func Open(ctx context.Context, connString string) (*Store, error) {
 	}
 	return &Store{pool: pool}, nil
 }
+
+// DefaultMaxConns is the pool's size unless the connection string sets pool_max_conns. pgx's own default (four,
+// or the number of CPUs) caps the acceptances committing at once at that number, and with them how many commits
+// PostgreSQL can flush with one WAL write: an acceptance spends most of its time waiting for its commit's fsync,
+// not using its connection's CPU. Sixteen is pgbench's reference client count on a small server; a deployment
+// running many collector processes against one server sets pool_max_conns so their sum stays under
+// max_connections.
+const DefaultMaxConns = 16
 
 // PostgreSQL error codes the store turns into collector errors.
 const (
