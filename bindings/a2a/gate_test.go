@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"runtime"
 	"testing"
+	"time"
 
 	a2apb "github.com/a2aproject/a2a-go/v2/a2apb/v1"
 	"google.golang.org/grpc"
@@ -92,5 +93,73 @@ func TestDecodingWaitsAtTheGate(t *testing.T) {
 				g.Leave()
 			}
 		})
+	}
+}
+
+// heldSubmitter holds every submission inside Submit until want of them are there at once, or until release
+// closes; it then answers each with a problem.
+type heldSubmitter struct {
+	inside  chan struct{}
+	release chan struct{}
+}
+
+func (s heldSubmitter) WireRejected(string, string) {}
+
+func (s heldSubmitter) Submit(ctx context.Context, _ collector.Submission) collector.Outcome {
+	s.inside <- struct{}{}
+	select {
+	case <-s.release:
+	case <-ctx.Done():
+	}
+	return collector.Outcome{Problem: &collector.Problem{Detail: "test"}}
+}
+
+// TestGRPCLeavesTheGateOnceDecoded: a gRPC call holds a decoding slot only while grpc-go decodes it; once the
+// response's bytes are cut from the message, the slot is given back, so more submissions than the gate has slots
+// can wait on the collector at once — which is what lets a durable store's group commit batch them. Before, the
+// slot was held through the commit, and at most the gate's capacity of gRPC submissions were ever in flight.
+func TestGRPCLeavesTheGateOnceDecoded(t *testing.T) {
+	sub := heldSubmitter{inside: make(chan struct{}), release: make(chan struct{})}
+	s := a2ab.NewServer(sub)
+	mux := http.NewServeMux()
+	mux.Handle("/"+a2ab.GRPCService+"/", s.GRPC())
+	ts := httptest.NewUnstartedServer(mux)
+	ts.Config.Protocols = new(http.Protocols)
+	ts.Config.Protocols.SetHTTP1(true)
+	ts.Config.Protocols.SetUnencryptedHTTP2(true)
+	ts.Start()
+	defer ts.Close()
+	conn, err := grpc.NewClient(a2ab.GRPCTarget(ts.URL), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	client := a2apb.NewA2AServiceClient(conn)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	want := s.DecodeGate().Cap() + 2
+	done := make(chan struct{}, want)
+	for i := 0; i < want; i++ {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			resp := responseWith("0198c7cb-1af1-7e79-bd7f-02f8a89b8857", rid, `"yes"`)
+			cctx := metadata.AppendToOutgoingContext(ctx, "a2a-extensions", spec.A2AExtension)
+			_, _ = client.SendMessage(cctx, &a2apb.SendMessageRequest{Message: &a2apb.Message{
+				MessageId: "m", Role: a2apb.Role_ROLE_USER, Parts: []*a2apb.Part{{Content: &a2apb.Part_Raw{Raw: resp}, MediaType: "application/json", Metadata: responseMeta()}}}})
+		}()
+	}
+	for n := 0; n < want; n++ {
+		select {
+		case <-sub.inside:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%d of %d gRPC submissions reached the collector at once; the gate has %d slots, held past decoding", n, want, s.DecodeGate().Cap())
+		}
+	}
+	if w := s.DecodeGate().Waiting(); w != 0 {
+		t.Errorf("%d callers still wait at the gate with every submission past decoding", w)
+	}
+	close(sub.release)
+	for i := 0; i < want; i++ {
+		<-done
 	}
 }

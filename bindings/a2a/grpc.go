@@ -22,6 +22,7 @@ import (
 
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
+	"github.com/agentqueryprotocol/aqp-go/internal/decodegate"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
@@ -38,8 +39,10 @@ func (s *Server) GRPC() http.Handler {
 	gs := grpc.NewServer(grpc.MaxRecvMsgSize(MaxRequest), grpc.MaxSendMsgSize(MaxRequest))
 	a2apb.RegisterA2AServiceServer(gs, &grpcService{Handler: a2agrpc.NewHandler(unsupported{}), s: s})
 	// grpc-go reads and decodes a message — part metadata into protobuf Structs, tens of bytes of memory per byte —
-	// before any handler of ours runs, so the number of calls in flight is bounded in front of it (D34).
-	return s.gate.Handler(gs)
+	// before any handler of ours runs, so the number of calls decoding at once is bounded in front of it (D34).
+	// The slot is given back once the response's bytes are cut from the decoded message (send), so submissions
+	// waiting on the store's commit do not hold it and group commit can batch them.
+	return s.gate.HandlerUntilDecoded(gs)
 }
 
 // grpcService is the A2A gRPC service: a2a-go's translation layer over a handler that supports nothing, with the
@@ -74,6 +77,8 @@ func (g *grpcService) send(ctx context.Context, req *a2apb.SendMessageRequest) (
 		return nil, grpcError(err, msg, nil)
 	}
 	call, perr := parseSendPB(req)
+	// Decoding is over: what goes on is the response's bytes, bounded like every binding's.
+	decodegate.Decoded(ctx)
 	if perr != "" {
 		g.s.rejected("params")
 		return nil, grpcError(a2a.ErrInvalidParams, perr, nil)

@@ -8,6 +8,7 @@ import (
 	"context"
 	"net/http"
 	"runtime"
+	"sync"
 	"sync/atomic"
 )
 
@@ -68,3 +69,39 @@ func (g *Gate) Handler(h http.Handler) http.Handler {
 		h.ServeHTTP(w, r)
 	})
 }
+
+// HandlerUntilDecoded is Handler for a library that decodes the whole request before it calls the binding's code
+// (grpc-go's unary dispatch): the slot is held from arrival until that code calls Decoded with the request's
+// context, or until the request ends, whichever is first. What follows the decoding — validation, the durable
+// commit, the reply — holds no slot, so a store's group commit can batch more submissions than the gate has
+// slots, as it does for every other binding; the memory the gate bounds is the decoding's, which is over by then.
+func (g *Gate) HandlerUntilDecoded(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !g.Enter(r.Context()) {
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, "the server is busy", http.StatusServiceUnavailable)
+			return
+		}
+		held := &slot{leave: g.Leave}
+		defer held.release()
+		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), slotKey{}, held)))
+	})
+}
+
+// Decoded gives back, once, the slot HandlerUntilDecoded holds for the request whose context (or a context derived
+// from it) is ctx; on any other context it does nothing.
+func Decoded(ctx context.Context) {
+	if held, ok := ctx.Value(slotKey{}).(*slot); ok {
+		held.release()
+	}
+}
+
+type slotKey struct{}
+
+// slot is one request's hold on a gate, given back exactly once.
+type slot struct {
+	once  sync.Once
+	leave func()
+}
+
+func (s *slot) release() { s.once.Do(s.leave) }
