@@ -10,13 +10,13 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
-	"github.com/agentqueryprotocol/aqp-go/internal/columns"
+	"github.com/agentqueryprotocol/aqp-go/conformance/targets"
 )
 
 // tableColumns are the columns every collector scenario runs over, beside the core: each binding at each protocol
 // generation over each transport (bindings/columns, the one list). Each column's target lives in its binding's own
 // conformance package; this test file may import them, the harness may not.
-var tableColumns = columns.All()
+var tableColumns = targets.All()
 
 // table collects, per scenario, what each column did: the one table printed after the suite.
 var table = map[string]map[string]string{}

@@ -12,7 +12,7 @@ import (
 )
 
 // The collector scenarios run here over the collector's core; each binding runs the same corpus from its own test
-// package (bindings/*/conformance_test.go) through harness.Suite, with receipts byte-identical to core's.
+// package (bindings/*/conformance_test.go) through harnesstest.Suite, with receipts byte-identical to core's.
 
 // scenarios are the collector scenario vectors, loaded while the spec tree is built so each gets its own It.
 var scenarios, scenariosErr = conformance.LoadScenarios(conformance.ScenarioFiles)

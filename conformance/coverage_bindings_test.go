@@ -5,15 +5,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentqueryprotocol/aqp-go/bindings/a2a/a2atest"
-	"github.com/agentqueryprotocol/aqp-go/bindings/https/httpstest"
-	"github.com/agentqueryprotocol/aqp-go/bindings/mcp/mcptest"
 	"github.com/agentqueryprotocol/aqp-go/conformance"
+	"github.com/agentqueryprotocol/aqp-go/conformance/targets"
 )
 
 // bindingProofs are the passing proofs of the binding wire requirements, which no vector can prove because a
 // vector has no wire: each binding's target package exports the requirements its wire checks enforce on every
-// submission (httpstest.Requirements, …), and "one table across bindings" (bindings_test.go) runs the whole
+// submission (targets.HTTPSRequirements, …), and "one table across bindings" (bindings_test.go) runs the whole
 // scenario corpus through those checks and requires every receipt byte-identical to the core's — itself the proof
 // that each binding carries the canonical objects unchanged and hands the core the bytes as written (D27). Their
 // failing proofs are the collector fixtures of fixtures.json, which the catalogue's coverage test counts from the
@@ -21,9 +19,9 @@ import (
 func bindingProofs(t *testing.T) []tagged {
 	t.Helper()
 	return []tagged{
-		{"binding/https: wire checks of httpstest over the scenario corpus", httpstest.Requirements, true, false},
-		{"binding/mcp: wire checks of mcptest over the scenario corpus", mcptest.Requirements, true, false},
-		{"binding/a2a: wire checks of a2atest over the scenario corpus", a2atest.Requirements, true, false},
+		{"binding/https: HTTPS wire checks of conformance/targets over the scenario corpus", targets.HTTPSRequirements, true, false},
+		{"binding/mcp: MCP wire checks of conformance/targets over the scenario corpus", targets.MCPRequirements, true, false},
+		{"binding/a2a: A2A wire checks of conformance/targets over the scenario corpus", targets.A2ARequirements, true, false},
 		{"bindings: every binding's receipts byte-identical to the core's over the scenario corpus",
 			[]string{"AQP-BIND-SAME-OBJECTS", "AQP-D27"}, true, false},
 		{"surfaces: every pinned surface read from a collector composed as aqp serve (TestSurfacesPassAgainstOurCollector)",
@@ -72,11 +70,11 @@ func TestBindingProofsAreCollectorMusts(t *testing.T) {
 	elsewhere := map[string]string{
 		"AQP-BIND-AUTH-HEADER": "binds the respondent's requests; the unauthorized scenarios fail it, the respondent runner passes it",
 		"AQP-BIND-HTTPS-QUERY-HEADER": "query carriage is an application's (https.Attach), not the collector's; " +
-			"internal/respondentrun's carriers exercise it against a respondent",
+			"conformance/respondentrun's carriers exercise it against a respondent",
 		"AQP-BIND-MCP-QUERIES": "query carriage is an application's (mcp.Attach), not the collector's; " +
-			"internal/respondentrun's carriers exercise it against a respondent",
+			"conformance/respondentrun's carriers exercise it against a respondent",
 		"AQP-BIND-A2A-QUERIES": "query carriage is an application's (A2A message metadata), not the collector's; " +
-			"internal/respondentrun's carriers exercise it against a respondent",
+			"conformance/respondentrun's carriers exercise it against a respondent",
 	}
 	for _, r := range cat {
 		if r.Level != "MUST" || !(strings.HasPrefix(r.ID, "AQP-BIND-") || r.ID == "AQP-D27") {

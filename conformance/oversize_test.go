@@ -14,9 +14,9 @@ import (
 	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
 	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
+	"github.com/agentqueryprotocol/aqp-go/conformance/targets"
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
-	"github.com/agentqueryprotocol/aqp-go/internal/columns"
 	"github.com/agentqueryprotocol/aqp-go/service"
 	"github.com/agentqueryprotocol/aqp-go/store/memory"
 )
@@ -49,7 +49,7 @@ func TestOversizedResponseGetsNoReceiptInEveryColumn(t *testing.T) {
 		{"nested past 10,000", strings.Repeat("[", core.MaxNesting+1) + strings.Repeat("]", core.MaxNesting+1)},
 	}
 	for _, b := range bodies {
-		for _, col := range columns.All() {
+		for _, col := range targets.All() {
 			t.Run(b.name+"/"+col.Name, func(t *testing.T) {
 				draft := `{"binding":"` + col.Binding + `","type":"clarification","subject":{"kind":"task","id":"t1"},"prompt":"Why?",
 "timing":"immediate","consentMode":"not_required","response":{"format":"structured","jsonSchema":{}}}`

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentqueryprotocol/aqp-go/conformance"
-	"github.com/agentqueryprotocol/aqp-go/internal/respondentrun"
+	"github.com/agentqueryprotocol/aqp-go/conformance/respondentrun"
 )
 
 // tagged is one vector or scenario's claim to prove some requirements, and whether it shows a pass, a failure or
@@ -101,7 +101,7 @@ func respondentProofs() []tagged {
 }
 
 // fixtureProofs are conformance/fixtures.json's broken implementations: each a failing proof of exactly the
-// requirements it lists, since the test that runs it (internal/respondentrun/broken_test.go,
+// requirements it lists, since the test that runs it (conformance/respondentrun/broken_test.go,
 // conformance/runner/runner_test.go) requires the runner to fail exactly those.
 func fixtureProofs(t *testing.T) []tagged {
 	t.Helper()

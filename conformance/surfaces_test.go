@@ -8,19 +8,20 @@ import (
 	"testing"
 
 	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
+	"github.com/agentqueryprotocol/aqp-go/bindings/https"
 	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
 	"github.com/agentqueryprotocol/aqp-go/conformance"
 	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
 	"github.com/agentqueryprotocol/aqp-go/conformance/runner"
-	"github.com/agentqueryprotocol/aqp-go/internal/columns"
-	"github.com/agentqueryprotocol/aqp-go/internal/servertest"
+	"github.com/agentqueryprotocol/aqp-go/conformance/targets"
+	"github.com/agentqueryprotocol/aqp-go/service/servicetest"
 	"github.com/agentqueryprotocol/aqp-go/store/memory"
 )
 
 // allSurfaces are every pinned surface a runner reads: the service's, then each column's.
 func allSurfaces() []harness.Surface {
 	out := runner.ServiceSurfaces([]string{"https", "mcp", "a2a"})
-	for _, c := range columns.All() {
+	for _, c := range targets.All() {
 		out = append(out, c.Surfaces...)
 	}
 	return out
@@ -29,7 +30,7 @@ func allSurfaces() []harness.Surface {
 // TestSurfacesPassAgainstOurCollector: every pinned surface is read from a collector composed as `aqp serve`
 // composes it, and is as §6 and the decisions pin it — the passing proof of each surface's requirements.
 func TestSurfacesPassAgainstOurCollector(t *testing.T) {
-	ts := servertest.New(t, memory.New(), aqpmcp.Binding{}, a2ab.Binding{})
+	ts := servicetest.New(t, memory.New(), https.Binding{}, aqpmcp.Binding{}, a2ab.Binding{})
 	for _, s := range allSurfaces() {
 		if err := s.Read(context.Background(), ts.URL, http.DefaultClient); err != nil {
 			t.Errorf("surface %s: %v", s.Name, err)

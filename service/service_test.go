@@ -13,31 +13,31 @@ import (
 
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
-	"github.com/agentqueryprotocol/aqp-go/internal/servertest"
 	"github.com/agentqueryprotocol/aqp-go/service"
+	"github.com/agentqueryprotocol/aqp-go/service/servicetest"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 	"github.com/agentqueryprotocol/aqp-go/store/memory"
 )
 
 const (
-	adminToken = servertest.AdminToken
-	draft      = servertest.Draft
+	adminToken = servicetest.AdminToken
+	draft      = servicetest.Draft
 )
 
 var (
-	do          = servertest.Do
-	issue       = servertest.Issue
-	responseFor = servertest.ResponseFor
+	do          = servicetest.Do
+	issue       = servicetest.Issue
+	responseFor = servicetest.ResponseFor
 )
 
 func newServer(t *testing.T) *httptest.Server {
 	t.Helper()
-	return servertest.New(t, memory.New())
+	return servicetest.New(t, memory.New(), https.Binding{})
 }
 
 func newServerOn(t *testing.T, store collector.Store) *httptest.Server {
 	t.Helper()
-	return servertest.New(t, store)
+	return servicetest.New(t, store, https.Binding{})
 }
 
 func TestAdminNeedsToken(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"slices"
 
 	"iter"
@@ -305,4 +306,24 @@ func Intake[C Carrier](r *respondent.Respondent, source string, carrier C) ([]*r
 	}
 	qs, dropped := Queries(carrier)
 	return r.IntakeCarried(source, qs, dropped)
+}
+
+// Fetch does what an agent host does before it answers a query carried over A2A: a message/send to the agent at
+// url (SendText), whose reply — a message or a task — carries queries in its metadata, each taken in through r's
+// intake (Intake). The error is a call that failed or a reply of neither kind; a broken or refused query is a
+// DropError.
+func Fetch(ctx context.Context, hc *http.Client, r *respondent.Respondent, url string) ([]*respondent.Query, []*respondent.DropError, error) {
+	res, err := SendText(ctx, hc, url, "hello")
+	if err != nil {
+		return nil, nil, err
+	}
+	switch v := res.(type) {
+	case *a2a.Message:
+		qs, drops := Intake(r, "a2a message "+v.ID, v)
+		return qs, drops, nil
+	case *a2a.Task:
+		qs, drops := Intake(r, "a2a task "+string(v.ID), v)
+		return qs, drops, nil
+	}
+	return nil, nil, fmt.Errorf("SendMessage to %s: the agent replied with a %T, neither a message nor a task", url, res)
 }

@@ -19,7 +19,7 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
 	"github.com/agentqueryprotocol/aqp-go/core/respondent"
 	"github.com/agentqueryprotocol/aqp-go/gen/aqp"
-	"github.com/agentqueryprotocol/aqp-go/internal/servertest"
+	"github.com/agentqueryprotocol/aqp-go/service/servicetest"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
@@ -86,7 +86,7 @@ func TestAskingExecutorEndToEnd(t *testing.T) {
 		t.Errorf("delivery.operation %q, want %s", d.Operation, a2ab.SendMethod)
 	}
 	body := []byte(`{"protocolVersion":"2026-07-30","responseId":"` + rid + `","queryId":"` + q.Request.QueryID +
-		`","subject":{"kind":"message","id":"m-1","protocol":"a2a"},"respondent":{"kind":"agent","provenance":"direct"},"answer":"yes","createdAt":"` + servertest.CreatedAt + `"}`)
+		`","subject":{"kind":"message","id":"m-1","protocol":"a2a"},"respondent":{"kind":"agent","provenance":"direct"},"answer":"yes","createdAt":"` + servicetest.CreatedAt + `"}`)
 	receipt, err := (&a2ab.Client{HTTP: e.ts.Client()}).Deliver(ctx, d, body)
 	if err != nil || !strings.Contains(string(receipt), `"status":"accepted"`) {
 		t.Fatalf("answering the carried query: %v %s", err, receipt)

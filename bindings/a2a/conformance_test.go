@@ -7,9 +7,9 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
 	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
-	"github.com/agentqueryprotocol/aqp-go/bindings/a2a/a2atest"
 	"github.com/agentqueryprotocol/aqp-go/conformance"
-	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
+	"github.com/agentqueryprotocol/aqp-go/conformance/harness/harnesstest"
+	"github.com/agentqueryprotocol/aqp-go/conformance/targets"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
@@ -18,9 +18,9 @@ import (
 // byte-identical to core's, every reply's wire form checked against the binding's tables, and every receipt code
 // reached. Bodies that are not a JSON object cannot be a part's object, so raw-body scenarios are not carried.
 func TestConformance(t *testing.T) {
-	for _, c := range a2atest.Columns {
+	for _, c := range targets.A2AColumns {
 		t.Run(c.Name, func(t *testing.T) {
-			harness.Suite(t, c.Target, harness.Options{Binding: c.Name, Carries: c.Carries})
+			harnesstest.Suite(t, c.Target, harnesstest.Options{Binding: c.Name, Carries: c.Carries})
 		})
 	}
 }
@@ -29,7 +29,7 @@ func TestConformance(t *testing.T) {
 // QueriesFromJSON (its metadata kept as text, so no number is rounded) and, decoded as a2a-go/v2 decodes one off
 // the wire, by Queries; valid vectors' queries are attached by Attach to a Message or a Task, which go through JSON and must come back the same.
 func TestCarriageVectors(t *testing.T) {
-	n := harness.CarriageSuite(t, spec.BindingA2A, harness.CarriageCodec{
+	n := harnesstest.CarriageSuite(t, spec.BindingA2A, harnesstest.CarriageCodec{
 		Decode: func(v conformance.Carriage) ([][]byte, []conformance.CarriageDrop, error) {
 			obj := v.Message
 			if v.Task != nil {

@@ -15,8 +15,8 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
-	"github.com/agentqueryprotocol/aqp-go/bindings/a2a/a2atest"
 	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
+	"github.com/agentqueryprotocol/aqp-go/conformance/targets"
 )
 
 // dataPartReceipts is a broken A2A gRPC agent: it answers every SendMessage with the receipt as a data part (a
@@ -45,8 +45,8 @@ func TestGRPCColumnRefusesADataPartReceipt(t *testing.T) {
 	ts.Start()
 	defer ts.Close()
 	var grpcColumn harness.Column
-	for _, c := range a2atest.Columns {
-		if c.Name == a2atest.ColumnGRPC {
+	for _, c := range targets.A2AColumns {
+		if c.Name == targets.A2AColumnGRPC {
 			grpcColumn = c
 		}
 	}

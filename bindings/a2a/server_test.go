@@ -25,12 +25,12 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
-	"github.com/agentqueryprotocol/aqp-go/bindings/a2a/a2atest"
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
+	"github.com/agentqueryprotocol/aqp-go/conformance/targets"
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
-	"github.com/agentqueryprotocol/aqp-go/internal/servertest"
 	"github.com/agentqueryprotocol/aqp-go/service"
+	"github.com/agentqueryprotocol/aqp-go/service/servicetest"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 	"github.com/agentqueryprotocol/aqp-go/store/memory"
 )
@@ -94,7 +94,7 @@ func issueDraft(t testing.TB, c *collector.Collector, draft string) issued {
 
 func responseWith(queryID, responseID, answer string) []byte {
 	return []byte(`{"protocolVersion":"2026-07-30","responseId":"` + responseID + `","queryId":"` + queryID + `",
-  "subject":{"kind":"task","id":"t1"},"respondent":{"kind":"agent","provenance":"direct"},"answer":` + answer + `,"createdAt":"` + servertest.CreatedAt + `"}`)
+  "subject":{"kind":"task","id":"t1"},"respondent":{"kind":"agent","provenance":"direct"},"answer":` + answer + `,"createdAt":"` + servicetest.CreatedAt + `"}`)
 }
 
 const rid = "0198c7d0-2180-7729-b005-d33c99fc7452"
@@ -260,7 +260,7 @@ func rpcOutcome(t testing.TB, st int, b []byte, v10 bool) outcome {
 		}
 		msg = w.Message
 	}
-	receipt, err := a2atest.ReceiptOf(msg, v10)
+	receipt, err := targets.A2AReceiptOf(msg, v10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,7 +291,7 @@ func restOutcome(t testing.TB, st int, b []byte) outcome {
 	if err := json.Unmarshal(b, &w); err != nil || w.Message == nil {
 		t.Fatalf("an HTTP+JSON send result is {\"message\": …}: %s", b)
 	}
-	receipt, err := a2atest.ReceiptOf(w.Message, true)
+	receipt, err := targets.A2AReceiptOf(w.Message, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -622,7 +622,7 @@ func TestJSONRPCIDEchoed(t *testing.T) {
 // gRPC at 1.0 and JSON-RPC at 0.3, gRPC at host:port, declares the AQP extension required and the bearer scheme as
 // 1.0 writes it, and a2a-go/v2's resolver reads it.
 func TestAgentCard(t *testing.T) {
-	ts := servertest.New(t, memory.New(), a2ab.Binding{})
+	ts := servicetest.New(t, memory.New(), https.Binding{}, a2ab.Binding{})
 	resp, err := http.Get(ts.URL + spec.A2AAgentCardPath)
 	if err != nil {
 		t.Fatal(err)

@@ -2,10 +2,12 @@ package https
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 
@@ -121,4 +123,23 @@ func Intake(r *respondent.Respondent, source string, h http.Header) ([]*responde
 	}
 	qs, dropped := Queries(h)
 	return r.IntakeCarried(source, qs, dropped)
+}
+
+// Fetch does what an agent host does before it answers a query carried over HTTPS: a GET of url with hc (the
+// respondent's destination policy's client), whose reply carries queries in AQP-Query headers, each taken in
+// through r's intake (Intake). The error is a request that failed; a broken or refused query is a DropError.
+func Fetch(ctx context.Context, hc *http.Client, r *respondent.Respondent, url string) ([]*respondent.Query, []*respondent.DropError, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+	resp.Body.Close()
+	// Every well-carried query is taken, whatever the other headers hold; each broken one is reported.
+	qs, drops := Intake(r, "GET "+url, resp.Header)
+	return qs, drops, nil
 }

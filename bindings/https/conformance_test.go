@@ -7,16 +7,16 @@ import (
 	"testing"
 
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
-	"github.com/agentqueryprotocol/aqp-go/bindings/https/httpstest"
 	"github.com/agentqueryprotocol/aqp-go/conformance"
-	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
+	"github.com/agentqueryprotocol/aqp-go/conformance/harness/harnesstest"
+	"github.com/agentqueryprotocol/aqp-go/conformance/targets"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
 // TestConformance runs the whole collector scenario corpus over HTTPS: receipts byte-identical to core's, every
 // step's HTTP status and headers checked against the binding's table, and every receipt code reached.
 func TestConformance(t *testing.T) {
-	harness.Suite(t, httpstest.Target, harness.Options{Binding: "https", Carries: httpstest.Carries})
+	harnesstest.Suite(t, targets.HTTPSTarget, harnesstest.Options{Binding: "https", Carries: targets.HTTPSCarries})
 }
 
 // TestCarriageVectors runs the HTTPS carriage vectors: each vector's header lines are written as an HTTP/1.1
@@ -24,7 +24,7 @@ func TestConformance(t *testing.T) {
 // test's), then decoded by Queries; valid vectors' queries are attached by Attach and must come back the same,
 // as the vector's exact text where it is canonical.
 func TestCarriageVectors(t *testing.T) {
-	n := harness.CarriageSuite(t, spec.BindingHTTPS, harness.CarriageCodec{
+	n := harnesstest.CarriageSuite(t, spec.BindingHTTPS, harnesstest.CarriageCodec{
 		Decode: func(v conformance.Carriage) ([][]byte, []conformance.CarriageDrop, error) {
 			var wire strings.Builder
 			wire.WriteString("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n")

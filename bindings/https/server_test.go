@@ -7,20 +7,21 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentqueryprotocol/aqp-go/bindings/https"
 	"github.com/agentqueryprotocol/aqp-go/core"
-	"github.com/agentqueryprotocol/aqp-go/internal/servertest"
+	"github.com/agentqueryprotocol/aqp-go/service/servicetest"
 	"github.com/agentqueryprotocol/aqp-go/store/memory"
 )
 
 var (
-	do          = servertest.Do
-	issue       = servertest.Issue
-	responseFor = servertest.ResponseFor
+	do          = servicetest.Do
+	issue       = servicetest.Issue
+	responseFor = servicetest.ResponseFor
 )
 
 func newServer(t *testing.T) *httptest.Server {
 	t.Helper()
-	return servertest.New(t, memory.New())
+	return servicetest.New(t, memory.New(), https.Binding{})
 }
 
 // TestTransportErrors covers what only HTTP can get wrong: media type, size, unreadable ids.

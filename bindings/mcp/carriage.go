@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -24,7 +25,7 @@ const QueriesKey = spec.MCPQueriesMetaKey
 const MaxQueries = core.MaxQueries
 
 // MaxCarryingReply bounds the reply a host reads when it calls a tool whose result may carry queries
-// (ConnOptions.MaxReply of transports.Fetch): room for MaxQueries queries of the largest size core
+// (ConnOptions.MaxReply of Fetch): room for MaxQueries queries of the largest size core
 // decides, plus the result around them. A larger reply fails the call rather than being buffered.
 const MaxCarryingReply = MaxQueries*core.MaxDocumentBytes + MaxMessage
 
@@ -174,4 +175,43 @@ func jsonType(v any) string {
 		return "an object"
 	}
 	return fmt.Sprintf("a %T", v)
+}
+
+// Fetch does what an agent host does before it answers a query carried over MCP: it speaks to the tool server at
+// url as the binding's client does (Connect: server/discover at 2026-07-28, falling back to initialize, every reply
+// bounded by MaxCarryingReply), calls its first tool with no arguments, and takes in the queries the result carries
+// under _meta through r's intake (Intake). The error is a call that failed; a broken or refused query is a
+// DropError.
+func Fetch(ctx context.Context, hc *http.Client, r *respondent.Respondent, url string) ([]*respondent.Query, []*respondent.DropError, error) {
+	conn, err := Connect(ctx, hc, url, ConnOptions{MaxReply: MaxCarryingReply})
+	if err != nil {
+		return nil, nil, fmt.Errorf("connecting to the tool server %s: %w", url, err)
+	}
+	defer conn.Close()
+	list, err := conn.Request(ctx, string(mcp.MethodToolsList), "", []byte(`{}`))
+	if err != nil {
+		return nil, nil, fmt.Errorf("listing the tools of %s (MCP %s): %w", url, conn.ProtocolVersion(), err)
+	}
+	var tools mcp.ListToolsResult
+	if err := json.Unmarshal(list, &tools); err != nil {
+		return nil, nil, fmt.Errorf("the tools/list result of %s: %w", url, err)
+	}
+	if len(tools.Tools) == 0 {
+		return nil, nil, fmt.Errorf("the tool server %s has no tools to call", url)
+	}
+	name := tools.Tools[0].Name
+	params, err := json.Marshal(map[string]any{"name": name, "arguments": map[string]any{}})
+	if err != nil {
+		return nil, nil, err
+	}
+	raw, err := conn.Request(ctx, string(mcp.MethodToolsCall), name, params)
+	if err != nil {
+		return nil, nil, fmt.Errorf("calling %s at %s (MCP %s): %w", name, url, conn.ProtocolVersion(), err)
+	}
+	res, err := mcp.ParseCallToolResult(&raw)
+	if err != nil {
+		return nil, nil, fmt.Errorf("the result of %s at %s: %w", name, url, err)
+	}
+	qs, drops := Intake(r, "mcp tool result "+name, res)
+	return qs, drops, nil
 }

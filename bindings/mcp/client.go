@@ -213,7 +213,7 @@ type ConnOptions struct {
 // server/discover (2026-07-28, where every request then carries the version in its _meta and the
 // Mcp-Protocol-Version, Mcp-Method and Mcp-Name headers) or after the initialize handshake (the earlier
 // revisions, with the session id the server may issue). It is what the binding's Client and the respondent's
-// carrier reader (transports.Fetch) share: small, bounded, and writing every request body itself, so that a tool's
+// carrier reader (Fetch) share: small, bounded, and writing every request body itself, so that a tool's
 // arguments are the caller's bytes. A Conn is not safe for concurrent use.
 type Conn struct {
 	hc       *http.Client

@@ -7,9 +7,9 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
-	"github.com/agentqueryprotocol/aqp-go/bindings/mcp/mcptest"
 	"github.com/agentqueryprotocol/aqp-go/conformance"
-	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
+	"github.com/agentqueryprotocol/aqp-go/conformance/harness/harnesstest"
+	"github.com/agentqueryprotocol/aqp-go/conformance/targets"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
@@ -19,15 +19,15 @@ import (
 // receipt code reached. Scenarios whose body is not a JSON object cannot be carried: the tool's arguments are an
 // object.
 func TestConformance(t *testing.T) {
-	if len(mcptest.Columns) != 2 {
-		t.Fatalf("%d MCP columns, want 2 (one per protocol generation)", len(mcptest.Columns))
+	if len(targets.MCPColumns) != 2 {
+		t.Fatalf("%d MCP columns, want 2 (one per protocol generation)", len(targets.MCPColumns))
 	}
-	for _, col := range mcptest.Columns {
+	for _, col := range targets.MCPColumns {
 		t.Run(col.Name, func(t *testing.T) {
 			if col.Binding != spec.BindingMCP {
 				t.Fatalf("column %s belongs to binding %q", col.Name, col.Binding)
 			}
-			harness.Suite(t, col.Target, harness.Options{Binding: col.Name, Carries: col.Carries})
+			harnesstest.Suite(t, col.Target, harnesstest.Options{Binding: col.Name, Carries: col.Carries})
 		})
 	}
 }
@@ -36,7 +36,7 @@ func TestConformance(t *testing.T) {
 // one (mcp-go's ParseCallToolResult) and decoded by Queries; valid vectors' queries are attached by Attach to a
 // tool result, which goes through JSON and must come back the same.
 func TestCarriageVectors(t *testing.T) {
-	n := harness.CarriageSuite(t, spec.BindingMCP, harness.CarriageCodec{
+	n := harnesstest.CarriageSuite(t, spec.BindingMCP, harnesstest.CarriageCodec{
 		Decode: func(v conformance.Carriage) ([][]byte, []conformance.CarriageDrop, error) {
 			raw := json.RawMessage(v.ToolResult)
 			res, err := mcp.ParseCallToolResult(&raw)

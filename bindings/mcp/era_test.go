@@ -18,8 +18,8 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
-	"github.com/agentqueryprotocol/aqp-go/bindings/mcp/mcptest"
 	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
+	"github.com/agentqueryprotocol/aqp-go/conformance/targets"
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
@@ -366,22 +366,22 @@ func TestColumnsRefuseABrokenEra(t *testing.T) {
 		column  string
 		breaks  bool
 	}{
-		{"real server", func() http.Handler { return ts.Config.Handler }, mcptest.ColumnModern, false},
-		{"real server", func() http.Handler { return ts.Config.Handler }, mcptest.ColumnLegacy, false},
-		{"no extension", rewrite(`"`+spec.MCPExtension+`"`, `"com.example/other"`), mcptest.ColumnModern, true},
-		{"no extension", rewrite(`"`+spec.MCPExtension+`"`, `"com.example/other"`), mcptest.ColumnLegacy, true},
-		{"no resultType", rewrite(`"resultType":"complete"`, `"kind":"complete"`), mcptest.ColumnModern, true},
-		{"no server/discover", refuse("server/discover"), mcptest.ColumnModern, true},
-		{"no initialize", refuse("initialize"), mcptest.ColumnLegacy, true},
+		{"real server", func() http.Handler { return ts.Config.Handler }, targets.MCPColumnModern, false},
+		{"real server", func() http.Handler { return ts.Config.Handler }, targets.MCPColumnLegacy, false},
+		{"no extension", rewrite(`"`+spec.MCPExtension+`"`, `"com.example/other"`), targets.MCPColumnModern, true},
+		{"no extension", rewrite(`"`+spec.MCPExtension+`"`, `"com.example/other"`), targets.MCPColumnLegacy, true},
+		{"no resultType", rewrite(`"resultType":"complete"`, `"kind":"complete"`), targets.MCPColumnModern, true},
+		{"no server/discover", refuse("server/discover"), targets.MCPColumnModern, true},
+		{"no initialize", refuse("initialize"), targets.MCPColumnLegacy, true},
 	} {
 		t.Run(c.column+"/"+c.name, func(t *testing.T) {
 			q := issue(t, ts)
 			srv := httptest.NewServer(c.handler())
 			defer srv.Close()
 			var col *harness.Column
-			for i := range mcptest.Columns {
-				if mcptest.Columns[i].Name == c.column {
-					col = &mcptest.Columns[i]
+			for i := range targets.MCPColumns {
+				if targets.MCPColumns[i].Name == c.column {
+					col = &targets.MCPColumns[i]
 				}
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -390,8 +390,8 @@ func TestColumnsRefuseABrokenEra(t *testing.T) {
 			res, err := col.Remote(srv.URL, srv.Client()).Submit(ctx, body, q.auth)
 			reqs := harness.RuleRequirements(err)
 			switch {
-			case c.breaks && !containsString(reqs, mcptest.ReqD31):
-				t.Fatalf("err %v names %v; want %s", err, reqs, mcptest.ReqD31)
+			case c.breaks && !containsString(reqs, targets.ReqD31):
+				t.Fatalf("err %v names %v; want %s", err, reqs, targets.ReqD31)
 			case !c.breaks && (err != nil || res.Receipt == nil):
 				t.Fatalf("err %v, receipt %s", err, res.Receipt)
 			}

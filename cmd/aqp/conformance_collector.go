@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -16,22 +17,11 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
 	"github.com/agentqueryprotocol/aqp-go/conformance/report"
 	"github.com/agentqueryprotocol/aqp-go/conformance/runner"
-	"github.com/agentqueryprotocol/aqp-go/internal/columns"
+	"github.com/agentqueryprotocol/aqp-go/conformance/targets"
 )
 
-// runnerBindings are the columns `aqp conformance collector` can check — every binding at every protocol
-// generation over every transport (bindings/columns) — each with its conformance target's wire-checking submitter.
-func runnerBindings(hc *http.Client) []runner.Binding {
-	var out []runner.Binding
-	for _, c := range columns.All() {
-		out = append(out, runner.Binding{Name: c.Name, Carries: c.Carries, Requirements: c.Requirements, Surfaces: c.Surfaces,
-			Remote: func(u string) runner.Submitter { return c.Remote(u, hc) }})
-	}
-	return out
-}
-
 // columnWords are the --binding values: all, each binding (all its columns) and each column.
-func columnWords() []string { return append([]string{"all"}, harness.ColumnNames(columns.All())...) }
+func columnWords() []string { return append([]string{"all"}, harness.ColumnNames(targets.All())...) }
 
 type conformanceCollectorOptions struct {
 	target, adminURL, binding, adminToken, issueCmd string
@@ -73,7 +63,7 @@ failure passed (stale) or the run could not start, 2 usage error.`,
 	f := cmd.Flags()
 	f.StringVar(&o.target, "target", "", "the collector's base URL (required)")
 	f.StringVar(&o.adminURL, "admin-url", "", "base URL whose admin API issues the queries (default: --target), e.g. another process of the same collector")
-	f.StringVar(&o.binding, "binding", "all", "columns to check, comma-separated: all, a binding (https, mcp, a2a: all its columns) or a column ("+strings.Join(harness.ColumnNames(columns.All())[3:], ", ")+")")
+	f.StringVar(&o.binding, "binding", "all", "columns to check, comma-separated: all, a binding (https, mcp, a2a: all its columns) or a column ("+strings.Join(harness.ColumnNames(targets.All())[3:], ", ")+")")
 	f.StringVar(&o.adminToken, "admin-token", "", "the collector's admin token, to issue queries through its admin API (one of this and --issue-cmd is required)")
 	f.StringVar(&o.issueCmd, "issue-cmd", "", "shell command that reads a QueryDraft on stdin and prints the QueryRequest JSON (one of this and --admin-token is required)")
 	f.IntVar(&o.parallel, "parallel", 1, "columns checked at once (each column's scenarios in order); every column is one client, so raise it only against a collector whose per-client failure limit allows")
@@ -98,18 +88,18 @@ func runConformanceCollector(cmd *cobra.Command, o conformanceCollectorOptions) 
 		adminURL = o.adminURL
 	}
 	hc := &http.Client{Timeout: 30 * time.Second}
-	picked, ok := harness.SelectColumns(columns.All(), o.binding)
+	picked, ok := harness.SelectColumns(targets.All(), o.binding)
 	if !ok {
 		return usageError("--binding %q names no column: want %s", o.binding, strings.Join(columnWords(), ", "))
 	}
-	var bindings []runner.Binding
-	for _, b := range runnerBindings(hc) {
-		for _, c := range picked {
-			if c.Name == b.Name {
-				bindings = append(bindings, b)
-			}
+	// The columns run in the table's order, whatever order --binding names them in.
+	var ordered []harness.Column
+	for _, c := range targets.All() {
+		if slices.ContainsFunc(picked, func(p harness.Column) bool { return p.Name == c.Name }) {
+			ordered = append(ordered, c)
 		}
 	}
+	bindings := runner.FromColumns(ordered, hc)
 	issue := func(ctx context.Context, draft []byte) ([]byte, error) {
 		return harness.IssueOverAdminAPI(ctx, hc, adminURL, o.adminToken, draft)
 	}

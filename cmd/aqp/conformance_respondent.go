@@ -10,7 +10,7 @@ import (
 
 	"github.com/agentqueryprotocol/aqp-go/conformance"
 	"github.com/agentqueryprotocol/aqp-go/conformance/report"
-	"github.com/agentqueryprotocol/aqp-go/internal/respondentrun"
+	"github.com/agentqueryprotocol/aqp-go/conformance/respondentrun"
 )
 
 // newConformanceRespondentCmd is `aqp conformance respondent`: the runner plays collector and carrier for any

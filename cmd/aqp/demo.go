@@ -21,12 +21,11 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
-	mcpclient "github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/spf13/cobra"
 
+	"github.com/agentqueryprotocol/aqp-go/bindings"
 	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
 	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
@@ -35,7 +34,6 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/gen/aqp"
 	"github.com/agentqueryprotocol/aqp-go/service"
 	"github.com/agentqueryprotocol/aqp-go/store/memory"
-	"github.com/agentqueryprotocol/aqp-go/transports"
 )
 
 func newDemoCmd() *cobra.Command {
@@ -93,8 +91,9 @@ func (e *demoErr) get() error {
 	return e.err
 }
 
-// demoCarried is what a step's carriage brought the respondent: the first query's JSON as it travelled, the
-// queries the runtime took in, the ones it dropped with their reasons, and a line saying how they travelled.
+// demoCarried is what a step's carriage brought the respondent: the query as the application issued and carried
+// it, the queries the runtime took in, the ones it dropped with their reasons, and a line saying how they
+// travelled.
 type demoCarried struct {
 	raw   []byte
 	qs    []*respondent.Query
@@ -102,18 +101,23 @@ type demoCarried struct {
 	how   string
 }
 
-// demoStep is one binding's part of the tour: carry issues a query for the binding the way an application on
-// that binding would, carries it to the respondent the way the binding carries queries and hands it to the
-// runtime through the binding's carriage. Adding a binding is one entry here.
-type demoStep struct {
-	binding string
-	carry   func(ctx context.Context, env *demoEnv) (*demoCarried, error)
+// demoApp is one binding's application in the tour: mount puts on the mux, at path, an application of that binding
+// that issues a query about its reply through the binding's own carriage helper and carries it the binding's way;
+// how says how the query travels. The respondent reads it with the binding's carriage reader (bindings.Fetch), the
+// one `aqp respond --from` uses. The tour walks bindings.All and shows each binding that has an application here.
+type demoApp struct {
+	path  string
+	mount func(env *demoEnv, issueErr *demoErr)
+	how   string
 }
 
-var demoSteps = []demoStep{
-	{binding: https.Name, carry: carryHTTPS},
-	{binding: aqpmcp.Name, carry: carryMCP},
-	{binding: a2ab.Name, carry: carryA2A},
+var demoApps = map[string]demoApp{
+	https.Name: {path: "/demo/forecast", mount: mountHTTPS,
+		how: "GET {url} → a reply with header " + https.QueryHeader + " holding the query (base64url JSON)"},
+	aqpmcp.Name: {path: "/demo/tools", mount: mountMCP,
+		how: fmt.Sprintf("tools/call forecast at {url} → a result with _meta[%q] holding the query", aqpmcp.QueriesKey)},
+	a2ab.Name: {path: "/demo/agent", mount: mountA2A,
+		how: fmt.Sprintf("SendMessage to {url} → a reply message with metadata[%q] holding the query", a2ab.QueriesKey)},
 }
 
 // demoDraft is the query each step's application asks: about its own reply, after its outcome is known, with
@@ -124,9 +128,9 @@ func demoDraft(binding string, kind aqp.QuerySubjectKind, subjectID string) []by
 		`"timing":"after_outcome_known","consentMode":"ask_once","consentScope":"aqp-demo:feedback","ttlSeconds":300}`)
 }
 
-// carryHTTPS: an application endpoint answers a GET and attaches a query about its answer in the AQP-Query
-// response header; the respondent reads it from there.
-func carryHTTPS(ctx context.Context, env *demoEnv) (*demoCarried, error) {
+// mountHTTPS: an application endpoint answers a GET and attaches a query about its answer in the AQP-Query
+// response header (https.AttachQuery).
+func mountHTTPS(env *demoEnv, _ *demoErr) {
 	env.mux.HandleFunc("GET /demo/forecast", func(w http.ResponseWriter, r *http.Request) {
 		q, err := env.issuer.Issue(r.Context(), demoDraft(https.Name, aqp.QuerySubjectKindToolResult, "forecast-1"))
 		if err == nil {
@@ -139,86 +143,24 @@ func carryHTTPS(ctx context.Context, env *demoEnv) (*demoCarried, error) {
 		w.Header().Set("Content-Type", "text/plain")
 		io.WriteString(w, "Sunny, 21 °C.\n")
 	})
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, env.baseURL+"/demo/forecast", nil)
-	resp, err := env.client.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	docs, dropped := https.Queries(resp.Header)
-	if len(dropped) > 0 || len(docs) != 1 {
-		return nil, fmt.Errorf("the application's reply carried %d queries (dropped: %v)", len(docs), dropped)
-	}
-	hdr := resp.Header.Get(https.QueryHeader)
-	c := &demoCarried{raw: docs[0].JSON,
-		how: fmt.Sprintf("GET %s/demo/forecast → %s %q, with header %s: %s… (%d characters of base64url)",
-			env.baseURL, resp.Status, strings.TrimSpace(string(body)), https.QueryHeader, hdr[:min(len(hdr), 24)], len(hdr))}
-	q, err := env.r.Intake("AQP-Query header", c.raw)
-	if err != nil {
-		var drop *respondent.DropError
-		if !errors.As(err, &drop) {
-			return nil, err
-		}
-		c.drops = append(c.drops, drop)
-	} else {
-		c.qs = append(c.qs, q)
-	}
-	return c, nil
 }
 
-// carryMCP: an mcp-go tool server, mounted at /demo/tools, whose "search" results carry a query under _meta
-// (mcp.Carriage middleware, issuing through the collector); the respondent calls the tool with mcp-go's client and
-// hands the result to the runtime through the MCP carriage.
-func carryMCP(ctx context.Context, env *demoEnv) (*demoCarried, error) {
-	var issueErr demoErr
+// mountMCP: an mcp-go tool server whose "forecast" results carry a query under _meta (the mcp.Carriage
+// middleware, issuing through the collector).
+func mountMCP(env *demoEnv, issueErr *demoErr) {
 	carriage := aqpmcp.Carriage{
 		Issuer: env.issuer,
 		Draft: func(context.Context, mcp.CallToolRequest, *mcp.CallToolResult) ([]byte, error) {
-			return demoDraft(aqpmcp.Name, aqp.QuerySubjectKindToolResult, "search-1"), nil
+			return demoDraft(aqpmcp.Name, aqp.QuerySubjectKindToolResult, "forecast-2"), nil
 		},
 		OnError: func(_ string, err error) { issueErr.set(err) },
 	}
 	tools := server.NewMCPServer("aqp-demo-tools", "1.0.0", server.WithToolHandlerMiddleware(carriage.Middleware()))
-	tools.AddTool(mcp.NewTool("search", mcp.WithDescription("Search the catalogue."), mcp.WithString("q", mcp.Required())),
-		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return mcp.NewToolResultText(fmt.Sprintf("3 results for %q", req.GetString("q", ""))), nil
+	tools.AddTool(mcp.NewTool("forecast", mcp.WithDescription("Tell the weather.")),
+		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText("Sunny, 21 °C."), nil
 		})
 	env.mux.Handle("/demo/tools", server.NewStreamableHTTPServer(tools, server.WithStateLess(true)))
-
-	url := env.baseURL + "/demo/tools"
-	tr, err := transport.NewStreamableHTTP(url, transport.WithHTTPBasicClient(env.client))
-	if err != nil {
-		return nil, err
-	}
-	cl := mcpclient.NewClient(tr)
-	defer cl.Close()
-	if err := cl.Start(ctx); err != nil {
-		return nil, fmt.Errorf("connecting to the tool server: %w", err)
-	}
-	init := mcp.InitializeRequest{}
-	init.Params.ClientInfo = mcp.Implementation{Name: "aqp demo respondent", Version: moduleVersion()}
-	if _, err := cl.Initialize(ctx, init); err != nil {
-		return nil, fmt.Errorf("initializing: %w", err)
-	}
-	call := mcp.CallToolRequest{}
-	call.Params.Name = "search"
-	call.Params.Arguments = map[string]any{"q": "weather"}
-	res, err := cl.CallTool(ctx, call)
-	if err != nil {
-		return nil, fmt.Errorf("calling search: %w", err)
-	}
-	if err := issueErr.get(); err != nil {
-		return nil, fmt.Errorf("the tool server issued no query: %w", err)
-	}
-	var text mcp.TextContent
-	if len(res.Content) > 0 {
-		text, _ = res.Content[0].(mcp.TextContent)
-	}
-	c := &demoCarried{raw: firstCarried(res.Meta.AdditionalFields[aqpmcp.QueriesKey]),
-		how: fmt.Sprintf("tools/call search at %s → %q, with _meta[%q] holding the query", url, text.Text, aqpmcp.QueriesKey)}
-	c.qs, c.drops = aqpmcp.Intake(env.r, "mcp tool result search", res)
-	return c, nil
 }
 
 // demoAgent is an existing a2a-go agent: it answers any message.
@@ -236,11 +178,8 @@ func (demoAgent) Cancel(context.Context, *a2asrv.ExecutorContext) iter.Seq2[a2a.
 	return func(func(a2a.Event, error) bool) {}
 }
 
-// carryA2A: an a2a-go agent wrapped in a2a.AskingExecutor, mounted at /demo/agent, whose reply message carries a
-// query in its metadata; the respondent sends it a message with a2a-go's client and hands the reply to the
-// runtime through the A2A carriage.
-func carryA2A(ctx context.Context, env *demoEnv) (*demoCarried, error) {
-	var issueErr demoErr
+// mountA2A: an a2a-go agent wrapped in a2a.AskingExecutor, whose reply message carries a query in its metadata.
+func mountA2A(env *demoEnv, issueErr *demoErr) {
 	agent := &a2ab.AskingExecutor{Agent: demoAgent{}, Issuer: env.issuer,
 		Draft: func(_ context.Context, _ *a2asrv.ExecutorContext, ev a2a.Event) []byte {
 			if m, ok := ev.(*a2a.Message); ok {
@@ -250,37 +189,49 @@ func carryA2A(ctx context.Context, env *demoEnv) (*demoCarried, error) {
 		},
 		OnError: func(err error) { issueErr.set(err) }}
 	env.mux.Handle("/demo/agent", a2asrv.NewJSONRPCHandler(a2asrv.NewHandler(agent)))
+}
 
-	url := env.baseURL + "/demo/agent"
-	res, err := a2ab.SendText(ctx, env.client, url, "What is the weather?")
+// carry mounts the binding's application and has the respondent read the query its reply carries with the
+// binding's carriage reader.
+func (app demoApp) carry(ctx context.Context, env *demoEnv, binding string) (*demoCarried, error) {
+	var issueErr demoErr
+	issued := &lastIssued{Issuer: env.issuer}
+	appEnv := *env
+	appEnv.issuer = issued
+	app.mount(&appEnv, &issueErr)
+	url := env.baseURL + app.path
+	qs, drops, err := bindings.Fetch(ctx, env.client, env.r, binding, url)
 	if err != nil {
 		return nil, err
 	}
 	if err := issueErr.get(); err != nil {
-		return nil, fmt.Errorf("the agent issued no query: %w", err)
+		return nil, fmt.Errorf("the application issued no query: %w", err)
 	}
-	reply, ok := res.(*a2a.Message)
-	if !ok {
-		return nil, fmt.Errorf("the agent replied with a %T, not a Message", res)
-	}
-	text := ""
-	if len(reply.Parts) > 0 {
-		text = reply.Parts[0].Text()
-	}
-	c := &demoCarried{raw: firstCarried(reply.Metadata[a2ab.QueriesKey]),
-		how: fmt.Sprintf("SendMessage to %s → reply message %s %q, with metadata[%q] holding the query", url, reply.ID, text, a2ab.QueriesKey)}
-	c.qs, c.drops = a2ab.Intake(env.r, "a2a message "+reply.ID, reply)
-	return c, nil
+	return &demoCarried{raw: issued.get(), qs: qs, drops: drops, how: strings.ReplaceAll(app.how, "{url}", url)}, nil
 }
 
-// firstCarried is the JSON of the first entry of a carried array (decoded by the binding's library), for printing.
-func firstCarried(v any) []byte {
-	if arr, ok := v.([]any); ok && len(arr) > 0 {
-		if b, err := json.Marshal(arr[0]); err == nil {
-			return b
-		}
+// lastIssued is the collector as an application's Issuer, keeping the last query issued for the tour to print
+// as it travelled.
+type lastIssued struct {
+	collector.Issuer
+	mu   sync.Mutex
+	last []byte
+}
+
+func (l *lastIssued) Issue(ctx context.Context, draft []byte) ([]byte, error) {
+	q, err := l.Issuer.Issue(ctx, draft)
+	if err == nil {
+		l.mu.Lock()
+		l.last = q
+		l.mu.Unlock()
 	}
-	return nil
+	return q, err
+}
+
+func (l *lastIssued) get() []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.last
 }
 
 // runDemo runs the tour and prints it to w.
@@ -295,7 +246,7 @@ func runDemo(ctx context.Context, w io.Writer) error {
 	_, _ = rand.Read(token)
 	svc, err := service.New(service.Config{
 		Collector:  collector.Config{Store: memory.New(), PublicURL: baseURL, Logger: quiet},
-		Bindings:   []service.Binding{https.Binding{}, aqpmcp.Binding{}, a2ab.Binding{}},
+		Bindings:   bindings.Service(),
 		AdminToken: base64.RawURLEncoding.EncodeToString(token),
 		Logger:     quiet,
 	})
@@ -320,7 +271,7 @@ func runDemo(ctx context.Context, w io.Writer) error {
 	}
 	policy := &respondent.Policy{AllowHTTPLoopback: true}
 	client := policy.Client()
-	reg := transports.Registry(client)
+	reg := bindings.Registry(client)
 	r, err := respondent.New(respondent.Config{
 		Transports: reg, Policy: policy, Grants: grants,
 		Respondent: aqp.QueryResponseRespondent{Kind: aqp.QueryResponseRespondentKindAgent, Provenance: aqp.QueryResponseRespondentProvenanceDirect},
@@ -337,18 +288,22 @@ func runDemo(ctx context.Context, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	say(w, "AQP demo: a collector at %s (in-memory store) and a respondent, over %d binding(s)\n", baseURL, len(demoSteps))
+	say(w, "AQP demo: a collector at %s (in-memory store) and a respondent, over %d binding(s)\n", baseURL, len(demoApps))
 	env := &demoEnv{issuer: svc.Collector(), baseURL: baseURL, client: client, r: r, grants: grants, mux: mux}
 	var failed []string
-	for i, step := range demoSteps {
-		say(w, "\n== %d. binding %s\n", i+1, step.binding)
-		if _, ok := reg.Get(step.binding); !ok {
-			say(w, "   skipped: the respondent has no %s transport\n", step.binding)
+	for i, binding := range bindings.Names() {
+		app, ok := demoApps[binding]
+		if !ok {
 			continue
 		}
-		if err := demoExchange(ctx, w, env, step); err != nil {
+		say(w, "\n== %d. binding %s\n", i+1, binding)
+		if _, ok := reg.Get(binding); !ok {
+			say(w, "   skipped: the respondent has no %s transport\n", binding)
+			continue
+		}
+		if err := demoExchange(ctx, w, env, app, binding); err != nil {
 			say(w, "   FAILED: %v\n", err)
-			failed = append(failed, step.binding)
+			failed = append(failed, binding)
 		}
 	}
 	if len(failed) > 0 {
@@ -359,8 +314,8 @@ func runDemo(ctx context.Context, w io.Writer) error {
 }
 
 // demoExchange runs one binding's exchange and prints each object as it travels.
-func demoExchange(ctx context.Context, w io.Writer, env *demoEnv, step demoStep) error {
-	c, err := step.carry(ctx, env)
+func demoExchange(ctx context.Context, w io.Writer, env *demoEnv, app demoApp, binding string) error {
+	c, err := app.carry(ctx, env, binding)
 	if err != nil {
 		return err
 	}
@@ -386,7 +341,7 @@ func demoExchange(ctx context.Context, w io.Writer, env *demoEnv, step demoStep)
 	}
 	res, err := r.Respond(ctx, q)
 	if res != nil && res.Response != nil {
-		say(w, "-> the response travels to %s over %s\n", q.Delivery().Endpoint, step.binding)
+		say(w, "-> the response travels to %s over %s\n", q.Delivery().Endpoint, binding)
 		printObject(w, "QueryResponse", res.Response)
 	}
 	if res != nil && res.Receipt != nil {
@@ -416,7 +371,13 @@ func printObject(w io.Writer, name string, raw []byte) {
 			out = out[:i+8+6] + "…(capability)" + out[i+8+j:]
 		}
 	}
-	say(w, "   %s %s\n", name, out)
+	// JSON text has no raw line breaks inside its strings, so its lines are the indentation's: each is made safe on
+	// its own (display would write a line break as \n and put the whole object on one line).
+	lines := strings.Split(out, "\n")
+	say(w, "   %s %s\n", name, lines[0])
+	for _, line := range lines[1:] {
+		say(w, "%s\n", line)
+	}
 }
 
 func deref(s *string) string {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -16,6 +17,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentqueryprotocol/aqp-go/core"
+	"github.com/agentqueryprotocol/aqp-go/core/collector"
 	"github.com/agentqueryprotocol/aqp-go/gen/api"
 	"github.com/agentqueryprotocol/aqp-go/gen/aqp"
 )
@@ -119,14 +122,39 @@ input or no collector reachable.`,
 	return cmd
 }
 
-// requiredMembers are the draft members a query cannot go without, and the flag that sets each; subject says the
-// member is in the draft's subject.
-var requiredMembers = []struct {
-	flag, member string
-	subject      bool
-}{
-	{"consent-mode", "consentMode", false}, {"prompt", "prompt", false},
-	{"subject-kind", "kind", true}, {"subject-id", "id", true},
+// requiredFlags name the flag that sets each draft member a query cannot go without, by the pointer at which
+// collector.CheckDraft reports the member missing, in the order a usage message lists them.
+var requiredFlags = []struct{ pointer, flag string }{
+	{"/consentMode", "consent-mode"}, {"/prompt", "prompt"}, {"/subject/kind", "subject-kind"}, {"/subject/id", "subject-id"},
+	{"/consentScope", "consent-scope"},
+}
+
+// missingFlags are the flags of the required members the draft lacks, as collector.CheckDraft finds them. The
+// binding is left out of the check: a binding the collector does not serve is the collector's to say, and must not
+// hide a missing flag.
+func missingFlags(draft map[string]any) []string {
+	check := make(map[string]any, len(draft))
+	for k, v := range draft {
+		if k != "binding" {
+			check[k] = v
+		}
+	}
+	var ie *collector.IssueError
+	if !errors.As(collector.CheckDraft(check), &ie) {
+		return nil
+	}
+	var missing []string
+	for _, r := range requiredFlags {
+		if slices.ContainsFunc(ie.Errors, func(e core.Error) bool { return e.Keyword == "required" && e.Pointer == r.pointer }) {
+			missing = append(missing, "--"+r.flag)
+		}
+	}
+	// Without a consentMode the schema's ask_once condition holds vacuously and asks for a consentScope too; the
+	// scope is only missing once the mode is given as ask_once.
+	if slices.Contains(missing, "--consent-mode") {
+		missing = slices.DeleteFunc(missing, func(f string) bool { return f == "--consent-scope" })
+	}
+	return missing
 }
 
 // runQueryCreate issues a query through a collector's admin API and prints the QueryRequest JSON.
@@ -174,21 +202,7 @@ func runQueryCreate(cmd *cobra.Command, o queryCreateOptions, stdin io.Reader, s
 	}
 	draft["subject"] = subject
 
-	var missing []string
-	for _, r := range requiredMembers {
-		holder := draft
-		if r.subject {
-			holder = subject
-		}
-		if v, ok := holder[r.member]; !ok || v == "" {
-			missing = append(missing, "--"+r.flag)
-		}
-	}
-	if draft["consentMode"] == "ask_once" {
-		if _, ok := draft["consentScope"]; !ok {
-			missing = append(missing, "--consent-scope")
-		}
-	}
+	missing := missingFlags(draft)
 	if len(missing) > 0 {
 		where := ""
 		if o.draftFile != "" {

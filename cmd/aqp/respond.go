@@ -16,9 +16,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentqueryprotocol/aqp-go/bindings"
 	"github.com/agentqueryprotocol/aqp-go/core/respondent"
 	"github.com/agentqueryprotocol/aqp-go/gen/aqp"
-	"github.com/agentqueryprotocol/aqp-go/transports"
 )
 
 // respondOptions are `aqp respond`'s flags.
@@ -111,7 +111,7 @@ failed.`,
 	f.IntVar(&o.maxContinuations, "max-continuations", defaultMaxContinuations, "answer at most this many continuations in a chain; 0 prints them unanswered")
 	_ = cmd.MarkFlagFilename("query", "json")
 	_ = cmd.RegisterFlagCompletionFunc("consent", completeWords("granted"))
-	_ = cmd.RegisterFlagCompletionFunc("carrier", completeWords(transports.Carriers...))
+	_ = cmd.RegisterFlagCompletionFunc("carrier", completeWords(bindings.Names()...))
 	_ = cmd.RegisterFlagCompletionFunc("respondent-kind", completeWords(words(aqp.QueryResponseRespondentKindValues)...))
 	_ = cmd.RegisterFlagCompletionFunc("provenance", completeWords(words(aqp.QueryResponseRespondentProvenanceValues)...))
 	_ = cmd.RegisterFlagCompletionFunc("signal", completeWords(string(respondent.SignalOutcomeKnown), string(respondent.SignalTaskComplete), "none"))
@@ -124,8 +124,8 @@ func runRespond(ctx context.Context, o respondOptions, stdin io.Reader, stdout, 
 		return usageError("missing required flag --query FILE (or - for standard input), or --from URL")
 	case o.query != "" && o.from != "":
 		return usageError("give one of --query FILE and --from URL, not both")
-	case o.from != "" && !slices.Contains(transports.Carriers, o.carrier):
-		return usageError("--carrier must be one of %s, not %q", strings.Join(transports.Carriers, ", "), o.carrier)
+	case o.from != "" && !slices.Contains(bindings.Names(), o.carrier):
+		return usageError("--carrier must be one of %s, not %q", strings.Join(bindings.Names(), ", "), o.carrier)
 	case (o.answer == "") == (o.answerText == ""):
 		return usageError("give exactly one of --answer JSON and --answer-text TEXT")
 	case o.consent != "" && o.consent != "granted":
@@ -174,7 +174,7 @@ func runRespond(ctx context.Context, o respondOptions, stdin io.Reader, stdout, 
 	}
 	policy := &respondent.Policy{AllowHTTPLoopback: o.allowHTTPLoopback, AllowHosts: o.allowHosts}
 	r, err := respondent.New(respondent.Config{
-		Transports: transports.Registry(policy.Client()),
+		Transports: bindings.Registry(policy.Client()),
 		Policy:     policy,
 		Grants:     grants,
 		Respondent: aqp.QueryResponseRespondent{Kind: aqp.QueryResponseRespondentKind(o.respondentKind), Provenance: aqp.QueryResponseRespondentProvenance(o.provenance)},
@@ -207,7 +207,7 @@ func runRespond(ctx context.Context, o respondOptions, stdin io.Reader, stdout, 
 		}
 		return answerQuery(ctx, o, host, r, q, stdout, stderr)
 	}
-	qs, drops, err := transports.Fetch(ctx, policy.Client(), r, o.carrier, o.from)
+	qs, drops, err := bindings.Fetch(ctx, policy.Client(), r, o.carrier, o.from)
 	if err != nil {
 		return failure(exitUsage, fmt.Errorf("--from: %w", err))
 	}
@@ -283,22 +283,20 @@ func (h hostSignals) release(r *respondent.Respondent, q *respondent.Query) (awa
 }
 
 // answerQuery answers one query taken in, and then the continuations its accepted receipts carry, up to
-// --max-continuations, printing each receipt.
+// --max-continuations (respondent.FollowContinuations walks the chain), printing each receipt.
 func answerQuery(ctx context.Context, o respondOptions, host hostSignals, r *respondent.Respondent, q *respondent.Query, stdout, stderr io.Writer) error {
-	for followed := 0; ; followed++ {
-		res, err := answerOne(ctx, o, host, r, q, stdout, stderr)
-		if err != nil || res.Continuation == nil {
-			return err
+	next, err := respondent.FollowContinuations(q, o.maxContinuations, func(q *respondent.Query, followed int) (*respondent.Result, error) {
+		if followed > 0 {
+			say(stderr, "continuation: query %s asks %q; answering it (%d of at most %d in this chain)\n", q.Request.QueryID, q.Request.Prompt, followed, o.maxContinuations)
 		}
-		next := res.Continuation.Request
-		if followed >= o.maxContinuations {
-			say(stdout, "continuation: query %s asks %q; not answered (--max-continuations %d reached); answer it with: aqp respond --query FILE holding this receipt's .continuation\n",
-				next.QueryID, next.Prompt, o.maxContinuations)
-			return nil
-		}
-		say(stderr, "continuation: query %s asks %q; answering it (%d of at most %d in this chain)\n", next.QueryID, next.Prompt, followed+1, o.maxContinuations)
-		q = res.Continuation
+		return answerOne(ctx, o, host, r, q, stdout, stderr)
+	})
+	if err != nil || next == nil {
+		return err
 	}
+	say(stdout, "continuation: query %s asks %q; not answered (--max-continuations %d reached); answer it with: aqp respond --query FILE holding this receipt's .continuation\n",
+		next.Request.QueryID, next.Request.Prompt, o.maxContinuations)
+	return nil
 }
 
 // answerOne answers one query and prints its receipt.

@@ -19,9 +19,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentqueryprotocol/aqp-go/bindings/a2a"
-	"github.com/agentqueryprotocol/aqp-go/bindings/https"
-	"github.com/agentqueryprotocol/aqp-go/bindings/mcp"
+	"github.com/agentqueryprotocol/aqp-go/bindings"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
 	"github.com/agentqueryprotocol/aqp-go/service"
 	"github.com/agentqueryprotocol/aqp-go/store/postgres"
@@ -218,7 +216,7 @@ func newHandler(cfg handlerConfig) (http.Handler, error) {
 	svc, err := service.New(service.Config{
 		Collector: collector.Config{Store: cfg.Store, PublicURL: cfg.PublicURL, Rules: cfg.Rules, Logger: cfg.Logger,
 			RateLimit: cfg.RateLimit, FailureLimit: cfg.FailureLimit, StoreTimeout: cfg.StoreTimeout, ContinuationKey: cfg.ContinuationKey},
-		Bindings:   []service.Binding{https.Binding{}, mcp.Binding{}, a2a.Binding{}},
+		Bindings:   bindings.Service(),
 		AdminToken: cfg.AdminToken,
 		Logger:     cfg.Logger,
 	})

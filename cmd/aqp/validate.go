@@ -106,7 +106,7 @@ func runValidate(o validateOptions, files []string, stdin io.Reader, stdout, std
 		}
 		k, known := kind, true
 		if k == "" {
-			k, known = detectKind(in.data)
+			k, known = core.SniffKind(in.data)
 		}
 		if !known {
 			_, derr := core.DecodeJSON(in.data)

@@ -7,17 +7,18 @@ import (
 	"strings"
 )
 
-// Submitter submits one response body with an Authorization header value over one column and returns what came
+// ColumnClient submits one response body with an Authorization header value over one column and returns what came
 // back, having checked that column's wire form (a failed wire check is a *RuleError naming the requirement it
-// breaks). Every column's conformance package provides one, for a local scenario target and for any running
-// collector alike.
-type Submitter interface {
+// breaks). conformance/targets provides one for every column, for a local scenario target and for any running
+// collector alike. It is not a collector.Submitter (the one seam a binding hands a Submission to): it stands on
+// the far side of the wire, as a respondent does.
+type ColumnClient interface {
 	Submit(ctx context.Context, body []byte, authorization string) (Result, error)
 }
 
 // Column is one binding at one protocol generation over one transport: a column of the one table every collector
 // scenario runs across ("https"; "mcp-2026-07-28", "mcp-2025-11-25"; "a2a-1.0-jsonrpc", "a2a-1.0-http-json",
-// "a2a-1.0-grpc", "a2a-0.3-jsonrpc"). A binding package's conformance target owns all of that binding's columns;
+// "a2a-1.0-grpc", "a2a-0.3-jsonrpc"). conformance/targets lists every binding's columns;
 // the harness and both runners iterate columns, never bindings, so a new protocol generation is a new column and
 // nothing else.
 type Column struct {
@@ -33,7 +34,7 @@ type Column struct {
 	// it, reached over this column.
 	Target Factory
 	// Remote returns the column's submitter to the collector whose base URL is baseURL, sending with hc.
-	Remote func(baseURL string, hc *http.Client) Submitter
+	Remote func(baseURL string, hc *http.Client) ColumnClient
 	// Surfaces are the pinned surfaces this column serves beside submitting (its agent card, its tool list, its
 	// refusals), which a runner reads once per run of the column.
 	Surfaces []Surface

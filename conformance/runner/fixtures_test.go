@@ -16,14 +16,12 @@ import (
 	"testing"
 
 	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
-	"github.com/agentqueryprotocol/aqp-go/bindings/a2a/a2atest"
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
-	"github.com/agentqueryprotocol/aqp-go/bindings/https/httpstest"
 	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
-	"github.com/agentqueryprotocol/aqp-go/bindings/mcp/mcptest"
 	"github.com/agentqueryprotocol/aqp-go/conformance"
 	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
 	"github.com/agentqueryprotocol/aqp-go/conformance/runner"
+	"github.com/agentqueryprotocol/aqp-go/conformance/targets"
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
 	"github.com/agentqueryprotocol/aqp-go/service"
@@ -220,14 +218,14 @@ var receivedAtYear = regexp.MustCompile(`"receivedAt":"(\d{4})-`)
 func runnerBinding(name string, hc *http.Client) runner.Binding {
 	switch name {
 	case spec.BindingMCP:
-		return runner.Binding{Name: name, Carries: mcptest.Carries, Requirements: mcptest.Requirements, Surfaces: mcptest.Columns[0].Surfaces,
-			Remote: func(u string) runner.Submitter { return mcptest.Remote(u, hc) }}
+		return runner.Binding{Name: name, Carries: targets.MCPCarries, Requirements: targets.MCPRequirements, Surfaces: targets.MCPColumns[0].Surfaces,
+			Remote: func(u string) harness.ColumnClient { return targets.MCPRemote(u, hc) }}
 	case spec.BindingA2A:
-		return runner.Binding{Name: name, Carries: a2atest.Carries, Requirements: a2atest.Requirements, Surfaces: a2atest.Columns[0].Surfaces,
-			Remote: func(u string) runner.Submitter { return a2atest.Remote(u, hc) }}
+		return runner.Binding{Name: name, Carries: targets.A2ACarries, Requirements: targets.A2ARequirements, Surfaces: targets.A2AColumns[0].Surfaces,
+			Remote: func(u string) harness.ColumnClient { return targets.A2ARemote(u, hc) }}
 	}
-	return runner.Binding{Name: name, Carries: httpstest.Carries, Requirements: httpstest.Requirements, Surfaces: httpstest.Surfaces,
-		Remote: func(u string) runner.Submitter { return httpstest.Remote(u, hc) }}
+	return runner.Binding{Name: name, Carries: targets.HTTPSCarries, Requirements: targets.HTTPSRequirements, Surfaces: targets.HTTPSSurfaces,
+		Remote: func(u string) harness.ColumnClient { return targets.HTTPSRemote(u, hc) }}
 }
 
 // serviceBinding is the service's binding for a name, its submitter wrapped.

@@ -27,26 +27,32 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
 )
 
-// Submitter submits one response body with an Authorization header value over a binding and returns what came
-// back, having checked the binding's wire form (httpstest.Remote, mcptest.Remote, a2atest.Remote).
-type Submitter interface {
-	Submit(ctx context.Context, body []byte, authorization string) (harness.Result, error)
-}
-
 // Binding is one binding the runner drives.
 type Binding struct {
 	// Name is the binding's name (https, mcp, a2a).
 	Name string
 	// Carries lists the scenario requirements (conformance.Requires*) the binding's transport can carry.
 	Carries []string
-	// Requirements lists the requirements.json ids the submitter's wire checks enforce (httpstest.Requirements,
+	// Requirements lists the requirements.json ids the submitter's wire checks enforce (targets.HTTPSRequirements,
 	// …): what a run over this binding proves beyond the scenarios' own requirements, and what a failed wire
 	// check (a *harness.RuleError) is attributed to.
 	Requirements []string
-	// Remote returns a submitter to the collector at baseURL.
-	Remote func(baseURL string) Submitter
+	// Remote returns the column's client to the collector at baseURL: it submits over the binding and checks the
+	// binding's wire form (conformance/targets' HTTPSRemote, MCPRemote, A2ARemote).
+	Remote func(baseURL string) harness.ColumnClient
 	// Surfaces are the pinned surfaces the binding's column serves (harness.Column.Surfaces), read once.
 	Surfaces []harness.Surface
+}
+
+// FromColumns are the Bindings that run columns (conformance/targets.All, or a selection of it), each column's
+// client sending with hc.
+func FromColumns(columns []harness.Column, hc *http.Client) []Binding {
+	out := make([]Binding, 0, len(columns))
+	for _, c := range columns {
+		out = append(out, Binding{Name: c.Name, Carries: c.Carries, Requirements: c.Requirements, Surfaces: c.Surfaces,
+			Remote: func(u string) harness.ColumnClient { return c.Remote(u, hc) }})
+	}
+	return out
 }
 
 // Issuer issues a QueryDraft at the collector under test and returns the QueryRequest JSON.
@@ -361,7 +367,7 @@ func draftTTL(draft []byte) float64 {
 }
 
 // runOne plays one scenario through harness.Run with a remote target.
-func runOne(ctx context.Context, sc conformance.Scenario, issue Issuer, sub Submitter) error {
+func runOne(ctx context.Context, sc conformance.Scenario, issue Issuer, sub harness.ColumnClient) error {
 	start, err := core.ParseDateTime(sc.Start)
 	if err != nil {
 		return err
@@ -382,7 +388,7 @@ type remote struct {
 	sc      conformance.Scenario
 	env     *harness.Env
 	issue   Issuer
-	sub     Submitter
+	sub     harness.ColumnClient
 	scStart time.Time
 	scaled  bool // the scenario moves the clock: its queries get RealTTL and its time is compressed
 	ttl     time.Duration

@@ -14,10 +14,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentqueryprotocol/aqp-go/bindings/https/httpstest"
 	"github.com/agentqueryprotocol/aqp-go/conformance"
+	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
 	"github.com/agentqueryprotocol/aqp-go/conformance/report"
 	"github.com/agentqueryprotocol/aqp-go/conformance/runner"
+	"github.com/agentqueryprotocol/aqp-go/conformance/targets"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
@@ -45,8 +46,8 @@ func TestReportsOfABrokenCollector(t *testing.T) {
 	for _, r := range recs {
 		if r.Status == runner.Fail {
 			failed = append(failed, r.Scenario)
-			if !slices.Equal(r.FailedRequirements, []string{httpstest.ReqStatus}) || len(r.Requirements) == 0 || slices.Contains(r.Requirements, httpstest.ReqStatus) {
-				t.Errorf("%s: failed %v (scenario's %v), want only %s", r.Scenario, r.FailedRequirements, r.Requirements, httpstest.ReqStatus)
+			if !slices.Equal(r.FailedRequirements, []string{targets.ReqHTTPSStatus}) || len(r.Requirements) == 0 || slices.Contains(r.Requirements, targets.ReqHTTPSStatus) {
+				t.Errorf("%s: failed %v (scenario's %v), want only %s", r.Scenario, r.FailedRequirements, r.Requirements, targets.ReqHTTPSStatus)
 			}
 		} else if r.FailedRequirements != nil {
 			t.Errorf("%s: %s with failed requirements %v", r.Scenario, r.Status, r.FailedRequirements)
@@ -80,7 +81,7 @@ func TestReportsOfABrokenCollector(t *testing.T) {
 		}
 		if c.Status == report.Fail {
 			fails++
-			if !slices.Equal(c.Failed, []string{httpstest.ReqStatus}) {
+			if !slices.Equal(c.Failed, []string{targets.ReqHTTPSStatus}) {
 				t.Errorf("collector.json: %s attributed to %v", c.ID, c.Failed)
 			}
 		}
@@ -118,8 +119,8 @@ func (d dupBreaker) Submit(ctx context.Context, s collector.Submission) collecto
 // TestRunFilter: Options.Run keeps only the scenarios it matches, and matching none is an error before anything
 // is sent.
 func TestRunFilter(t *testing.T) {
-	b := runner.Binding{Name: spec.BindingHTTPS, Carries: httpstest.Carries,
-		Remote: func(u string) runner.Submitter { return httpstest.Remote(u, http.DefaultClient) }}
+	b := runner.Binding{Name: spec.BindingHTTPS, Carries: targets.HTTPSCarries,
+		Remote: func(u string) harness.ColumnClient { return targets.HTTPSRemote(u, http.DefaultClient) }}
 	issued := 0
 	opts := runner.Options{Target: "http://127.0.0.1:1", Bindings: []runner.Binding{b},
 		Issue: func(context.Context, []byte) ([]byte, error) { issued++; return nil, errors.New("no collector here") }}

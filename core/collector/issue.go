@@ -202,3 +202,17 @@ func storedRequest(req map[string]any) (map[string]any, []byte) {
 	}
 	return stored, core.CompactJSON(stored)
 }
+
+// CheckDraft checks a draft (a decoded JSON object, numbers as json.Number) by every rule Issue applies to one —
+// the members the collector sets left out, the binding and ttlSeconds, and the completed QueryRequest's schema and
+// contract (a prompt, a subject's kind and id, a consentMode, a consentScope for ask_once, …) — without a
+// collector or a store, every binding taken as served. A tool that builds drafts asks it before it sends one, so
+// the rules live here once and the tool only says them in its own words. It returns nil for a draft Issue would
+// take, else an *IssueError whose Errors carry the draft's pointers.
+func CheckDraft(draft map[string]any) error {
+	if _, errs := completeDraft(draft, draftDefaults{endpoints: allEndpoints, binding: spec.BindingHTTPS, now: time.Now(),
+		queryID: "00000000-0000-7000-8000-000000000001", endpoint: "https://collector.invalid/", capability: "sample"}); len(errs) > 0 {
+		return &IssueError{Errors: errs}
+	}
+	return nil
+}

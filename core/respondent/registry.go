@@ -8,7 +8,7 @@ import (
 
 // Registry holds one Transport per binding: the runtime delivers a response through the transport registered for
 // the binding its query's delivery names. It is the one place a new binding's client is added (see
-// transports.Registry), so a query naming a binding nobody registered is dropped on arrival, with that reason.
+// bindings.Registry), so a query naming a binding nobody registered is dropped on arrival, with that reason.
 type Registry struct {
 	mu sync.RWMutex
 	m  map[string]Transport

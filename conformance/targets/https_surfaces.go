@@ -1,4 +1,4 @@
-package httpstest
+package targets
 
 import (
 	"context"
@@ -13,9 +13,9 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
-// Surfaces are the HTTPS column's pinned surfaces: its refusals of what is not a submission — a wrong media type
+// HTTPSSurfaces are the HTTPS column's pinned surfaces: its refusals of what is not a submission — a wrong media type
 // 415, an oversized body 413, a body without readable ids 400 — each as application/problem+json (RFC 9457).
-var Surfaces = []harness.Surface{{Name: "https-refusals", Requirements: []string{ReqProblem}, Read: readRefusals}}
+var HTTPSSurfaces = []harness.Surface{{Name: "https-refusals", Requirements: []string{ReqHTTPSProblem}, Read: readRefusals}}
 
 func readRefusals(ctx context.Context, base string, hc *http.Client) error {
 	for _, tc := range []struct {

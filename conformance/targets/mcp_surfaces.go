@@ -1,4 +1,4 @@
-package mcptest
+package targets
 
 import (
 	"context"
@@ -13,10 +13,10 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
-// surfacesAt are the pinned surfaces of the column at MCP protocol version version: the tool list as that era
+// mcpSurfacesAt are the pinned surfaces of the column at MCP protocol version version: the tool list as that era
 // reads it — aqp_submit_response with a title, its annotations (idempotent, not destructive, closed world) and the
 // bundled response and receipt schemas as its inputSchema and outputSchema, needing no $ref outside them.
-func surfacesAt(version string) []harness.Surface {
+func mcpSurfacesAt(version string) []harness.Surface {
 	return []harness.Surface{{Name: "tools-list", Requirements: []string{ReqMCP, ReqD31}, Read: func(ctx context.Context, base string, hc *http.Client) error {
 		return readTools(ctx, base, hc, version)
 	}}}

@@ -1,4 +1,4 @@
-package a2atest
+package targets
 
 import (
 	"context"

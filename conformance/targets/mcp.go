@@ -1,10 +1,11 @@
-// Package mcptest is the MCP binding's conformance target: how the shared scenario harness issues queries
+// The MCP binding's conformance target: how the shared scenario harness issues queries
 // and submits responses over this binding, checking the binding's wire form from its own table as it goes. The
-// binding has two columns (Columns), one per MCP protocol generation the server answers on the same endpoint
+// binding has two columns (MCPColumns), one per MCP protocol generation the server answers on the same endpoint
 // (D31): mcp-2026-07-28 (server/discover, per-request _meta) and mcp-2025-11-25 (initialize). The binding's
 // conformance_test.go runs the whole corpus through each, and the conformance suite's table across bindings runs
 // them beside the others.
-package mcptest
+
+package targets
 
 import (
 	"context"
@@ -20,90 +21,89 @@ import (
 	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
 	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
 	"github.com/agentqueryprotocol/aqp-go/core"
-	"github.com/agentqueryprotocol/aqp-go/internal/servertest"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
-// Requirements are the requirements.json ids this package's wire checks enforce on every submission: the tool
+// MCPRequirements are the requirements.json ids this package's wire checks enforce on every submission: the tool
 // aqp_submit_response over streamable HTTP at /mcp, the receipt as structuredContent with the same JSON as text
 // content, and isError on exactly the rejections (which D27 pins too). A failed check is a *harness.RuleError
 // naming what it breaks; the corpus passing over this binding (conformance/bindings_test.go) is their passing proof.
 // Every column checks D31 as well: the era the column pins is the one spoken, the AQP extension is declared in that
 // era's self-description, and a 2026-07-28 result carries its resultType.
-var Requirements = []string{ReqD27, ReqD31, ReqMCP, ReqReceipt}
+var MCPRequirements = []string{ReqD27, ReqD31, ReqMCP, ReqMCPReceipt}
 
 // The requirements the checks name.
 const (
-	ReqMCP     = "AQP-BIND-MCP"
-	ReqReceipt = "AQP-BIND-MCP-RECEIPT"
-	ReqD27     = "AQP-D27"
-	ReqD31     = "AQP-D31"
+	ReqMCP        = "AQP-BIND-MCP"
+	ReqMCPReceipt = "AQP-BIND-MCP-RECEIPT"
+	ReqD27        = "AQP-D27"
+	ReqD31        = "AQP-D31"
 )
 
 // The columns' names: the binding at each MCP protocol generation it serves.
 const (
-	ColumnModern = spec.BindingMCP + "-" + aqpmcp.ProtocolVersionModern
-	ColumnLegacy = spec.BindingMCP + "-" + aqpmcp.ProtocolVersionLegacy
+	MCPColumnModern = spec.BindingMCP + "-" + aqpmcp.ProtocolVersionModern
+	MCPColumnLegacy = spec.BindingMCP + "-" + aqpmcp.ProtocolVersionLegacy
 )
 
-// Columns are the MCP binding's columns of the one table: 2026-07-28 first (Target and Remote are its), then
+// MCPColumns are the MCP binding's columns of the one table: 2026-07-28 first (MCPTarget and MCPRemote are its), then
 // 2025-11-25. Each column's submitter speaks only its era — server/discover and per-request _meta, or the
 // initialize handshake — and checks that era's wire form, so a collector that serves one era and not the other
 // passes one column and fails the other.
-var Columns = []harness.Column{
-	{Name: ColumnModern, Binding: spec.BindingMCP, Carries: Carries, Requirements: Requirements, Target: Target,
-		Surfaces: surfacesAt(aqpmcp.ProtocolVersionModern),
-		Remote:   func(baseURL string, hc *http.Client) harness.Submitter { return Remote(baseURL, hc) }},
-	{Name: ColumnLegacy, Binding: spec.BindingMCP, Carries: Carries, Requirements: Requirements, Target: TargetAt(aqpmcp.ProtocolVersionLegacy),
-		Surfaces: surfacesAt(aqpmcp.ProtocolVersionLegacy),
-		Remote: func(baseURL string, hc *http.Client) harness.Submitter {
-			return RemoteAt(baseURL, hc, aqpmcp.ProtocolVersionLegacy)
+var MCPColumns = []harness.Column{
+	{Name: MCPColumnModern, Binding: spec.BindingMCP, Carries: MCPCarries, Requirements: MCPRequirements, Target: MCPTarget,
+		Surfaces: mcpSurfacesAt(aqpmcp.ProtocolVersionModern),
+		Remote:   func(baseURL string, hc *http.Client) harness.ColumnClient { return MCPRemote(baseURL, hc) }},
+	{Name: MCPColumnLegacy, Binding: spec.BindingMCP, Carries: MCPCarries, Requirements: MCPRequirements, Target: MCPTargetAt(aqpmcp.ProtocolVersionLegacy),
+		Surfaces: mcpSurfacesAt(aqpmcp.ProtocolVersionLegacy),
+		Remote: func(baseURL string, hc *http.Client) harness.ColumnClient {
+			return MCPRemoteAt(baseURL, hc, aqpmcp.ProtocolVersionLegacy)
 		}},
 }
 
-// Carries lists the scenario requirements (conformance.Requires*) this binding's transport can carry.
-var Carries []string // none: the tool's arguments are a JSON object
+// MCPCarries lists the scenario requirements (conformance.Requires*) this binding's transport can carry.
+var MCPCarries []string // none: the tool's arguments are a JSON object
 
-// Target is the 2026-07-28 column's local scenario target: the scenario's collector on a loopback server composed as
+// MCPTarget is the 2026-07-28 column's local scenario target: the scenario's collector on a loopback server composed as
 // `aqp serve` composes it (the service surface with the MCP binding), queries through the admin API, responses to
 // the binding's endpoint with the binding's own client speaking 2026-07-28.
-func Target(env *harness.Env) (harness.Target, error) {
-	return TargetAt(aqpmcp.ProtocolVersionModern)(env)
+func MCPTarget(env *harness.Env) (harness.Target, error) {
+	return MCPTargetAt(aqpmcp.ProtocolVersionModern)(env)
 }
 
-// TargetAt is the local scenario target of the column at MCP protocol version version.
-func TargetAt(version string) harness.Factory {
+// MCPTargetAt is the local scenario target of the column at MCP protocol version version.
+func MCPTargetAt(version string) harness.Factory {
 	return func(env *harness.Env) (harness.Target, error) {
-		return servertest.Target(env, aqpmcp.Binding{}, func(baseURL string, hc *http.Client) servertest.Submitter {
-			return RemoteAt(baseURL, hc, version)
+		return localTarget(env, aqpmcp.Binding{}, func(baseURL string, hc *http.Client) harness.ColumnClient {
+			return MCPRemoteAt(baseURL, hc, version)
 		})
 	}
 }
 
-// Submitter submits responses over this binding at one MCP protocol version to a collector at a base URL — the
+// mcpClient submits responses over this binding at one MCP protocol version to a collector at a base URL — the
 // local scenario target's or any running collector's (`aqp conformance collector`) — checking the wire form
 // against the binding's table and the era's rules.
-type Submitter struct {
+type mcpClient struct {
 	base    string
 	hc      *http.Client
 	version string
 }
 
-// Remote submits at MCP 2026-07-28 to the collector whose base URL is baseURL (the binding's pinned path is
+// MCPRemote submits at MCP 2026-07-28 to the collector whose base URL is baseURL (the binding's pinned path is
 // appended) with hc: the 2026-07-28 column's submitter.
-func Remote(baseURL string, hc *http.Client) *Submitter {
-	return RemoteAt(baseURL, hc, aqpmcp.ProtocolVersionModern)
+func MCPRemote(baseURL string, hc *http.Client) *mcpClient {
+	return MCPRemoteAt(baseURL, hc, aqpmcp.ProtocolVersionModern)
 }
 
-// RemoteAt submits at MCP protocol version version (aqpmcp.ProtocolVersionModern or an initialize-era revision)
+// MCPRemoteAt submits at MCP protocol version version (aqpmcp.ProtocolVersionModern or an initialize-era revision)
 // and nothing else: no fallback, so the column judges exactly that era.
-func RemoteAt(baseURL string, hc *http.Client, version string) *Submitter {
-	return &Submitter{base: strings.TrimSuffix(baseURL, "/"), hc: hc, version: version}
+func MCPRemoteAt(baseURL string, hc *http.Client, version string) *mcpClient {
+	return &mcpClient{base: strings.TrimSuffix(baseURL, "/"), hc: hc, version: version}
 }
 
 // Submit delivers with the binding's own client and checks the wire form against the binding's table; a wire
 // form the table does not allow is a *harness.RuleError naming the requirement it breaks.
-func (t *Submitter) Submit(ctx context.Context, body []byte, auth string) (harness.Result, error) {
+func (t *mcpClient) Submit(ctx context.Context, body []byte, auth string) (harness.Result, error) {
 	client := &aqpmcp.Client{HTTP: t.hc, ProtocolVersion: t.version}
 	reply, err := client.Call(ctx, t.base+spec.MCPPath, spec.MCPOperation, auth, body)
 	var re *aqpmcp.ResultError
@@ -113,7 +113,7 @@ func (t *Submitter) Submit(ctx context.Context, body []byte, auth string) (harne
 	case errors.As(err, &ee):
 		return harness.Result{}, harness.Wire(err.Error(), ReqD31)
 	case errors.As(err, &re):
-		return harness.Result{}, harness.Wire(err.Error(), ReqReceipt)
+		return harness.Result{}, harness.Wire(err.Error(), ReqMCPReceipt)
 	case err != nil && (errors.As(err, &ue) || ctx.Err() != nil):
 		return harness.Result{}, err // nothing came back: not a wire form to judge
 	case err != nil:
@@ -125,17 +125,17 @@ func (t *Submitter) Submit(ctx context.Context, body []byte, auth string) (harne
 	}
 	if reply.Problem != "" {
 		if !reply.IsError {
-			return harness.Result{}, harness.Wire("a result without a receipt that is not isError", ReqReceipt)
+			return harness.Result{}, harness.Wire("a result without a receipt that is not isError", ReqMCPReceipt)
 		}
 		return harness.Result{Problem: true}, nil
 	}
 	code, ok := harness.ReceiptCode(reply.Receipt)
 	if !ok {
-		return harness.Result{}, harness.Wire(fmt.Sprintf("a result whose text is not a receipt: %s", reply.Receipt), ReqReceipt)
+		return harness.Result{}, harness.Wire(fmt.Sprintf("a result whose text is not a receipt: %s", reply.Receipt), ReqMCPReceipt)
 	}
 	w := aqpmcp.WireFor(code)
 	if reply.IsError != w.IsError {
-		return harness.Result{}, harness.Wire(fmt.Sprintf("code %q came with isError %v; the binding's table says %v", code, reply.IsError, w.IsError), ReqD27, ReqReceipt)
+		return harness.Result{}, harness.Wire(fmt.Sprintf("code %q came with isError %v; the binding's table says %v", code, reply.IsError, w.IsError), ReqD27, ReqMCPReceipt)
 	}
 	var sc struct {
 		Retryable  bool            `json:"retryable"`
@@ -145,15 +145,15 @@ func (t *Submitter) Submit(ctx context.Context, body []byte, auth string) (harne
 		} `json:"error"`
 	}
 	if err := json.Unmarshal(reply.Structured, &sc); err != nil {
-		return harness.Result{}, harness.Wire(fmt.Sprintf("structuredContent: %v", err), ReqReceipt)
+		return harness.Result{}, harness.Wire(fmt.Sprintf("structuredContent: %v", err), ReqMCPReceipt)
 	}
 	if code != "" && (sc.Error == nil || sc.Error.Code != code) {
-		return harness.Result{}, harness.Wire(fmt.Sprintf("structuredContent.error.code is not %q", code), ReqReceipt)
+		return harness.Result{}, harness.Wire(fmt.Sprintf("structuredContent.error.code is not %q", code), ReqMCPReceipt)
 	}
 	var ra int
 	hasRA := json.Unmarshal(sc.RetryAfter, &ra) == nil && ra > 0
 	if w.RetryAfter != (sc.Retryable && hasRA) {
-		return harness.Result{}, harness.Wire(fmt.Sprintf("code %q: retryable %v with retryAfter %s; the binding's table says RetryAfter=%v", code, sc.Retryable, sc.RetryAfter, w.RetryAfter), ReqReceipt)
+		return harness.Result{}, harness.Wire(fmt.Sprintf("code %q: retryable %v with retryAfter %s; the binding's table says RetryAfter=%v", code, sc.Retryable, sc.RetryAfter, w.RetryAfter), ReqMCPReceipt)
 	}
 	return harness.Result{Receipt: reply.Receipt}, nil
 }
@@ -161,7 +161,7 @@ func (t *Submitter) Submit(ctx context.Context, body []byte, auth string) (harne
 // checkEra checks what D31 pins for the column's era: the version spoken is the column's, the server's
 // self-description (the server/discover result, or the initialize result) declares the AQP extension with the AQP
 // version and the tool, and a 2026-07-28 result says resultType "complete".
-func (t *Submitter) checkEra(reply *aqpmcp.Reply) error {
+func (t *mcpClient) checkEra(reply *aqpmcp.Reply) error {
 	if reply.ProtocolVersion != t.version {
 		return harness.Wire(fmt.Sprintf("the delivery spoke MCP %q, not the column's %s", reply.ProtocolVersion, t.version), ReqD31)
 	}

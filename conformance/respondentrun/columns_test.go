@@ -8,6 +8,7 @@ import (
 
 	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
 	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
+	"github.com/agentqueryprotocol/aqp-go/conformance/targets"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
@@ -52,6 +53,19 @@ func TestColumnFilterLetsThroughOnlyTheColumn(t *testing.T) {
 			if passed != want {
 				t.Errorf("column %s, %s: passed %v, want %v (%d %s)", c.Name, rq.name, passed, want, w.Code, w.Body)
 			}
+		}
+	}
+}
+
+// TestColumnsAreTheTable: the respondent runner's columns are the one table's, in its order, each of its binding.
+func TestColumnsAreTheTable(t *testing.T) {
+	all := targets.All()
+	if len(Columns) != len(all) {
+		t.Fatalf("%d columns, the table has %d", len(Columns), len(all))
+	}
+	for i, c := range all {
+		if Columns[i].Name != c.Name || Columns[i].Binding != c.Binding {
+			t.Errorf("column %d is %s (%s), the table's is %s (%s)", i, Columns[i].Name, Columns[i].Binding, c.Name, c.Binding)
 		}
 	}
 }

@@ -19,8 +19,8 @@ import (
 	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
 	"github.com/agentqueryprotocol/aqp-go/conformance"
 	"github.com/agentqueryprotocol/aqp-go/conformance/report"
+	"github.com/agentqueryprotocol/aqp-go/conformance/respondentrun"
 	"github.com/agentqueryprotocol/aqp-go/core/respondent"
-	"github.com/agentqueryprotocol/aqp-go/internal/respondentrun"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 

@@ -23,6 +23,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/agentqueryprotocol/aqp-go/bindings"
 	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
 	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
@@ -33,7 +34,7 @@ import (
 )
 
 // Bindings are the bindings the runner carries queries over and collects responses on.
-var Bindings = []string{https.Name, aqpmcp.Name, a2ab.Name}
+var Bindings = bindings.Names()
 
 // arrival is one submission the embedded collector received, with what it answered.
 type arrival struct {
@@ -182,13 +183,13 @@ func newEnv() (*env, error) {
 		return nil, err
 	}
 	e := &env{base: "http://" + ln.Addr().String(), store: &flakyStore{Store: memory.New()}, rec: &recorder{}}
-	var bindings []service.Binding
-	for _, b := range []service.Binding{https.Binding{}, aqpmcp.Binding{}, a2ab.Binding{}} {
+	var served []service.Binding
+	for _, b := range bindings.Service() {
 		rb := recBinding{Binding: b, rec: e.rec}
 		if _, ok := b.(service.ExtraRoutes); ok {
-			bindings = append(bindings, recRoutesBinding{rb})
+			served = append(served, recRoutesBinding{rb})
 		} else {
-			bindings = append(bindings, rb)
+			served = append(served, rb)
 		}
 	}
 	rules, err := collector.ParseRules([]byte(continuationRules))
@@ -202,7 +203,7 @@ func newEnv() (*env, error) {
 	svc, err := service.New(service.Config{
 		Collector: collector.Config{Store: e.store, PublicURL: e.base, Logger: quiet, Rules: rules,
 			Clock: func() time.Time { return time.Now().Add(time.Duration(e.offset.Load())) }},
-		Bindings:   bindings,
+		Bindings:   served,
 		AdminToken: base64.RawURLEncoding.EncodeToString(token),
 		Logger:     quiet,
 	})

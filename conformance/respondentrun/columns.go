@@ -20,6 +20,7 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
 	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
 	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
+	"github.com/agentqueryprotocol/aqp-go/conformance/targets"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
@@ -39,15 +40,17 @@ type Column struct {
 	Transport a2a.TransportProtocol
 }
 
-// Columns are the columns the runner checks a respondent over, in the collector runner's order.
+// Columns are the columns the runner checks a respondent over, in the collector runner's order and by the names
+// of the one list (conformance/targets.All; TestColumnsAreTheTable holds them equal), each with what a respondent
+// meets on it.
 var Columns = []Column{
-	{Name: https.Name, Binding: https.Name},
-	{Name: "mcp-" + aqpmcp.ProtocolVersionModern, Binding: aqpmcp.Name, Version: aqpmcp.ProtocolVersionModern},
-	{Name: "mcp-" + aqpmcp.ProtocolVersionLegacy, Binding: aqpmcp.Name, Version: aqpmcp.ProtocolVersionLegacy},
-	{Name: "a2a-1.0-jsonrpc", Binding: a2ab.Name, Version: a2ab.Version, Transport: a2a.TransportProtocolJSONRPC},
-	{Name: "a2a-1.0-http-json", Binding: a2ab.Name, Version: a2ab.Version, Transport: a2a.TransportProtocolHTTPJSON},
-	{Name: "a2a-1.0-grpc", Binding: a2ab.Name, Version: a2ab.Version, Transport: a2a.TransportProtocolGRPC},
-	{Name: "a2a-0.3-jsonrpc", Binding: a2ab.Name, Version: a2ab.LegacyVersion, Transport: a2a.TransportProtocolJSONRPC},
+	{Name: targets.HTTPSColumns[0].Name, Binding: https.Name},
+	{Name: targets.MCPColumnModern, Binding: aqpmcp.Name, Version: aqpmcp.ProtocolVersionModern},
+	{Name: targets.MCPColumnLegacy, Binding: aqpmcp.Name, Version: aqpmcp.ProtocolVersionLegacy},
+	{Name: targets.A2AColumnJSONRPC, Binding: a2ab.Name, Version: a2ab.Version, Transport: a2a.TransportProtocolJSONRPC},
+	{Name: targets.A2AColumnHTTPJSON, Binding: a2ab.Name, Version: a2ab.Version, Transport: a2a.TransportProtocolHTTPJSON},
+	{Name: targets.A2AColumnGRPC, Binding: a2ab.Name, Version: a2ab.Version, Transport: a2a.TransportProtocolGRPC},
+	{Name: targets.A2AColumnLegacy, Binding: a2ab.Name, Version: a2ab.LegacyVersion, Transport: a2a.TransportProtocolJSONRPC},
 }
 
 // ColumnNames are the --binding words: each binding (all its columns), then each column.

@@ -1,10 +1,11 @@
-// Package a2atest is the A2A binding's conformance target: how the shared scenario harness issues queries and
+// The A2A binding's conformance target: how the shared scenario harness issues queries and
 // submits responses over each of the binding's columns — A2A 1.0 over JSON-RPC, HTTP+JSON and gRPC, and A2A 0.3
 // over JSON-RPC — checking that column's wire form from the binding's tables as it goes. It writes every request
 // itself (never through an SDK), so the bytes a scenario sends are the bytes on the wire. The binding's
 // conformance_test.go runs the whole corpus through each column, and the conformance suite's one table runs them
 // beside the other bindings' columns.
-package a2atest
+
+package targets
 
 import (
 	"bufio"
@@ -36,24 +37,20 @@ import (
 	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
 	"github.com/agentqueryprotocol/aqp-go/conformance/harness"
 	"github.com/agentqueryprotocol/aqp-go/core"
-	"github.com/agentqueryprotocol/aqp-go/internal/servertest"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
-// Requirements are the requirements.json ids this package's wire checks enforce on every submission: the response
+// A2ARequirements are the requirements.json ids this package's wire checks enforce on every submission: the response
 // taken by the column's send operation as the part marked response, the receipt as a reply Message's one part
 // marked receipt that is a valid QueryReceipt, and every receipt a result, never an error (D27).
 // A failed check is a *harness.RuleError naming what it breaks; the corpus passing over every column
 // (conformance/bindings_test.go) is their passing proof.
-var Requirements = []string{ReqA2A, ReqReceipt, ReqD27, ReqSameObjects, ReqD32, ReqD33}
+var A2ARequirements = []string{ReqA2A, ReqA2AReceipt, ReqD27, ReqSameObjects, ReqD32, ReqD33}
 
 // The requirements the checks name.
 const (
-	ReqA2A     = "AQP-BIND-A2A"
-	ReqReceipt = "AQP-BIND-A2A-RECEIPT"
-	ReqD27     = "AQP-D27"
-	// ReqSameObjects is named when the receipt part is receipt-shaped but not a valid QueryReceipt.
-	ReqSameObjects = "AQP-BIND-SAME-OBJECTS"
+	ReqA2A        = "AQP-BIND-A2A"
+	ReqA2AReceipt = "AQP-BIND-A2A-RECEIPT"
 	// ReqD32 is named when an A2A 1.0 column's reply is not in 1.0's form (a Message with role ROLE_AGENT, the
 	// extension listed, its receipt part with mediaType application/json) or refuses the 1.0 request form.
 	ReqD32 = "AQP-D32"
@@ -61,41 +58,47 @@ const (
 	ReqD33 = "AQP-D33"
 )
 
-// Carries lists the scenario requirements the binding's transports can carry: none, since the response is a
+// A2ACarries lists the scenario requirements the binding's transports can carry: none, since the response is a
 // part's object.
-var Carries []string
+var A2ACarries []string
 
 // The columns' names.
 const (
-	ColumnJSONRPC  = "a2a-1.0-jsonrpc"
-	ColumnHTTPJSON = "a2a-1.0-http-json"
-	ColumnGRPC     = "a2a-1.0-grpc"
-	ColumnLegacy   = "a2a-0.3-jsonrpc"
+	A2AColumnJSONRPC  = "a2a-1.0-jsonrpc"
+	A2AColumnHTTPJSON = "a2a-1.0-http-json"
+	A2AColumnGRPC     = "a2a-1.0-grpc"
+	A2AColumnLegacy   = "a2a-0.3-jsonrpc"
 )
 
-// Columns are the binding's columns of the one table, newest first.
-var Columns = []harness.Column{
-	column(ColumnJSONRPC, cardSurface(a2ab.Version, a2a.TransportProtocolJSONRPC), func(base string, hc *http.Client) harness.Submitter { return &jsonrpc{base: base, hc: hc, v10: true} }),
-	column(ColumnHTTPJSON, cardSurface(a2ab.Version, a2a.TransportProtocolHTTPJSON), func(base string, hc *http.Client) harness.Submitter { return &rest{base: base, hc: hc} }),
-	column(ColumnGRPC, cardSurface(a2ab.Version, a2a.TransportProtocolGRPC), func(base string, hc *http.Client) harness.Submitter { return &grpcSubmitter{base: base} }),
-	column(ColumnLegacy, cardSurface(a2ab.LegacyVersion, a2a.TransportProtocolJSONRPC), func(base string, hc *http.Client) harness.Submitter { return &jsonrpc{base: base, hc: hc} }),
+// A2AColumns are the binding's columns of the one table, newest first.
+var A2AColumns = []harness.Column{
+	a2aColumn(A2AColumnJSONRPC, cardSurface(a2ab.Version, a2a.TransportProtocolJSONRPC), func(base string, hc *http.Client) harness.ColumnClient {
+		return &jsonrpc{base: base, hc: hc, v10: true}
+	}),
+	a2aColumn(A2AColumnHTTPJSON, cardSurface(a2ab.Version, a2a.TransportProtocolHTTPJSON), func(base string, hc *http.Client) harness.ColumnClient { return &rest{base: base, hc: hc} }),
+	a2aColumn(A2AColumnGRPC, cardSurface(a2ab.Version, a2a.TransportProtocolGRPC), func(base string, hc *http.Client) harness.ColumnClient { return &grpcClient{base: base} }),
+	a2aColumn(A2AColumnLegacy, cardSurface(a2ab.LegacyVersion, a2a.TransportProtocolJSONRPC), func(base string, hc *http.Client) harness.ColumnClient { return &jsonrpc{base: base, hc: hc} }),
 }
 
-func column(name string, surfaces []harness.Surface, remote func(base string, hc *http.Client) harness.Submitter) harness.Column {
-	trim := func(base string, hc *http.Client) harness.Submitter { return remote(strings.TrimSuffix(base, "/"), hc) }
-	return harness.Column{Name: name, Binding: a2ab.Name, Carries: Carries, Requirements: Requirements, Remote: trim, Surfaces: surfaces,
+func a2aColumn(name string, surfaces []harness.Surface, remote func(base string, hc *http.Client) harness.ColumnClient) harness.Column {
+	trim := func(base string, hc *http.Client) harness.ColumnClient {
+		return remote(strings.TrimSuffix(base, "/"), hc)
+	}
+	return harness.Column{Name: name, Binding: a2ab.Name, Carries: A2ACarries, Requirements: A2ARequirements, Remote: trim, Surfaces: surfaces,
 		Target: func(env *harness.Env) (harness.Target, error) {
-			return servertest.Target(env, a2ab.Binding{}, func(baseURL string, hc *http.Client) servertest.Submitter {
+			return localTarget(env, a2ab.Binding{}, func(baseURL string, hc *http.Client) harness.ColumnClient {
 				return trim(baseURL, hc)
 			})
 		}}
 }
 
-// Target is the A2A 1.0 JSON-RPC column's local scenario target.
-func Target(env *harness.Env) (harness.Target, error) { return Columns[0].Target(env) }
+// A2ATarget is the A2A 1.0 JSON-RPC column's local scenario target.
+func A2ATarget(env *harness.Env) (harness.Target, error) { return A2AColumns[0].Target(env) }
 
-// Remote is the A2A 1.0 JSON-RPC column's submitter to the collector whose base URL is baseURL.
-func Remote(baseURL string, hc *http.Client) harness.Submitter { return Columns[0].Remote(baseURL, hc) }
+// A2ARemote is the A2A 1.0 JSON-RPC column's submitter to the collector whose base URL is baseURL.
+func A2ARemote(baseURL string, hc *http.Client) harness.ColumnClient {
+	return A2AColumns[0].Remote(baseURL, hc)
+}
 
 // JSONRPC 1.0 and 0.3 -------------------------------------------------------------------------------------------
 
@@ -108,15 +111,15 @@ type jsonrpc struct {
 }
 
 func (t *jsonrpc) Submit(ctx context.Context, body []byte, auth string) (harness.Result, error) {
-	method, params := a2ab.LegacySendMethod, SendParams03(body)
+	method, params := a2ab.LegacySendMethod, A2ASendParams03(body)
 	if t.v10 {
-		method, params = a2ab.SendMethod, SendParams10(body)
+		method, params = a2ab.SendMethod, A2ASendParams10(body)
 	}
 	stream := t.n.Add(1)%2 == 0
 	if stream {
 		method = map[bool]string{true: a2ab.StreamMethod, false: a2ab.LegacyStreamMethod}[t.v10]
 	}
-	reply, err := Call(ctx, t.hc, t.base+spec.A2APath, auth, method, params, t.v10)
+	reply, err := A2ACall(ctx, t.hc, t.base+spec.A2APath, auth, method, params, t.v10)
 	if r, err := nothingBack(ctx, err); r {
 		return harness.Result{}, err
 	}
@@ -130,7 +133,7 @@ func (t *jsonrpc) Submit(ctx context.Context, body []byte, auth string) (harness
 			return harness.Result{}, harness.Wire(fmt.Sprintf("JSON-RPC error %d (%s) to a well-formed %s", reply.Error.Code, reply.Error.Message, method), ReqA2A)
 		default:
 			// A receipt that should have come back as the reply Message: the receipt rule, and D27's every-receipt-a-result.
-			return harness.Result{}, harness.Wire(fmt.Sprintf("JSON-RPC error %d (%s); a submission's only error is %d, every receipt is a result: a reply Message carrying it", reply.Error.Code, reply.Error.Message, a2ab.ProblemCode), ReqReceipt, ReqD27)
+			return harness.Result{}, harness.Wire(fmt.Sprintf("JSON-RPC error %d (%s); a submission's only error is %d, every receipt is a result: a reply Message carrying it", reply.Error.Code, reply.Error.Message, a2ab.ProblemCode), ReqA2AReceipt, ReqD27)
 		}
 	}
 	msg := reply.Result
@@ -139,33 +142,33 @@ func (t *jsonrpc) Submit(ctx context.Context, body []byte, auth string) (harness
 			Message json.RawMessage `json:"message"`
 		}
 		if err := json.Unmarshal(reply.Result, &w); err != nil || w.Message == nil {
-			return harness.Result{}, harness.Wire(fmt.Sprintf("the %s result is not {\"message\": …}: %s", method, reply.Result), ReqReceipt)
+			return harness.Result{}, harness.Wire(fmt.Sprintf("the %s result is not {\"message\": …}: %s", method, reply.Result), ReqA2AReceipt)
 		}
 		msg = w.Message
 	}
-	receipt, err := ReceiptOf(msg, t.v10)
+	receipt, err := A2AReceiptOf(msg, t.v10)
 	if err != nil {
 		return harness.Result{}, receiptWire(err)
 	}
 	return checkReceipt(receipt)
 }
 
-// SendParams10 is an A2A 1.0 SendMessageRequest whose one marked part is the AQP response, its data the body's exact
+// A2ASendParams10 is an A2A 1.0 SendMessageRequest whose one marked part is the AQP response, its data the body's exact
 // bytes, beside a text part.
-func SendParams10(body []byte) []byte {
+func A2ASendParams10(body []byte) []byte {
 	return []byte(`{"message":{"messageId":"m-1","role":"ROLE_USER","extensions":["` + spec.A2AExtension + `"],"parts":[{"text":"my answer"},` +
 		`{"data":` + string(body) + `,"mediaType":"application/json","metadata":{"aqpObject":"response"}}]}}`)
 }
 
-// SendParams03 is A2A 0.3's MessageSendParams whose one marked DataPart is the AQP response, its data the body's
+// A2ASendParams03 is A2A 0.3's MessageSendParams whose one marked DataPart is the AQP response, its data the body's
 // exact bytes.
-func SendParams03(body []byte) []byte {
+func A2ASendParams03(body []byte) []byte {
 	return []byte(`{"message":{"kind":"message","messageId":"m-1","role":"user","parts":[{"kind":"text","text":"my answer"},` +
 		`{"kind":"data","data":` + string(body) + `,"metadata":{"aqpObject":"response"}}]}}`)
 }
 
-// RPCReply is a JSON-RPC response with its result kept as text.
-type RPCReply struct {
+// A2ARPCReply is a JSON-RPC response with its result kept as text.
+type A2ARPCReply struct {
 	JSONRPC string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id"`
 	Result  json.RawMessage `json:"result"`
@@ -176,9 +179,9 @@ type RPCReply struct {
 	} `json:"error"`
 }
 
-// Call posts one JSON-RPC request (params verbatim; with A2A 1.0's A2A-Version and A2A-Extensions when v10) and
+// A2ACall posts one JSON-RPC request (params verbatim; with A2A 1.0's A2A-Version and A2A-Extensions when v10) and
 // reads the reply: the body of a send, the one server-sent event of a streaming send.
-func Call(ctx context.Context, hc *http.Client, url, auth, method string, params []byte, v10 bool) (*RPCReply, error) {
+func A2ACall(ctx context.Context, hc *http.Client, url, auth, method string, params []byte, v10 bool) (*A2ARPCReply, error) {
 	env := []byte(`{"jsonrpc":"2.0","id":"req-7","method":"` + method + `"`)
 	if params != nil {
 		env = append(append(env, `,"params":`...), params...)
@@ -188,7 +191,7 @@ func Call(ctx context.Context, hc *http.Client, url, auth, method string, params
 	if err != nil {
 		return nil, err
 	}
-	var r RPCReply
+	var r A2ARPCReply
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, fmt.Errorf("the reply is not a JSON-RPC response: %v: %s", err, data)
 	}
@@ -263,7 +266,7 @@ func (t *rest) Submit(ctx context.Context, body []byte, auth string) (harness.Re
 	if stream {
 		path = a2ab.RESTStreamPath
 	}
-	data, code, err := postStatus(ctx, t.hc, t.base+spec.A2APath+path, auth, SendParams10(body), true, stream, false)
+	data, code, err := postStatus(ctx, t.hc, t.base+spec.A2APath+path, auth, A2ASendParams10(body), true, stream, false)
 	if r, err := nothingBack(ctx, err); r {
 		return harness.Result{}, err
 	}
@@ -287,9 +290,9 @@ func (t *rest) Submit(ctx context.Context, body []byte, auth string) (harness.Re
 		Message json.RawMessage `json:"message"`
 	}
 	if err := json.Unmarshal(data, &w); err != nil || w.Message == nil {
-		return harness.Result{}, harness.Wire(fmt.Sprintf("the %s reply is not {\"message\": …}: %s", path, data), ReqReceipt)
+		return harness.Result{}, harness.Wire(fmt.Sprintf("the %s reply is not {\"message\": …}: %s", path, data), ReqA2AReceipt)
 	}
-	receipt, err := ReceiptOf(w.Message, true)
+	receipt, err := A2AReceiptOf(w.Message, true)
 	if err != nil {
 		return harness.Result{}, receiptWire(err)
 	}
@@ -298,9 +301,9 @@ func (t *rest) Submit(ctx context.Context, body []byte, auth string) (harness.Re
 
 // gRPC ---------------------------------------------------------------------------------------------------------
 
-// grpcSubmitter submits over gRPC to host:port of the base URL (TLS for https), the response as a raw part holding
+// grpcClient submits over gRPC to host:port of the base URL (TLS for https), the response as a raw part holding
 // the body's exact bytes, alternating SendMessage and SendStreamingMessage.
-type grpcSubmitter struct {
+type grpcClient struct {
 	base string
 	once sync.Once
 	conn *grpc.ClientConn
@@ -308,7 +311,7 @@ type grpcSubmitter struct {
 	n    atomic.Int64
 }
 
-func (t *grpcSubmitter) client() (a2apb.A2AServiceClient, error) {
+func (t *grpcClient) client() (a2apb.A2AServiceClient, error) {
 	t.once.Do(func() {
 		creds := insecure.NewCredentials()
 		if strings.HasPrefix(t.base, "https:") {
@@ -324,13 +327,13 @@ func (t *grpcSubmitter) client() (a2apb.A2AServiceClient, error) {
 }
 
 // Close closes the submitter's connection.
-func (t *grpcSubmitter) Close() {
+func (t *grpcClient) Close() {
 	if t.conn != nil {
 		_ = t.conn.Close()
 	}
 }
 
-func (t *grpcSubmitter) Submit(ctx context.Context, body []byte, auth string) (harness.Result, error) {
+func (t *grpcClient) Submit(ctx context.Context, body []byte, auth string) (harness.Result, error) {
 	c, err := t.client()
 	if err != nil {
 		return harness.Result{}, err
@@ -378,20 +381,20 @@ func (t *grpcSubmitter) Submit(ctx context.Context, body []byte, auth string) (h
 		msg = resp.GetMessage()
 	}
 	if msg == nil {
-		return harness.Result{}, harness.Wire("the reply is not a Message", ReqReceipt)
+		return harness.Result{}, harness.Wire("the reply is not a Message", ReqA2AReceipt)
 	}
 	if msg.GetRole() != a2apb.Role_ROLE_AGENT || msg.GetMessageId() == "" || len(msg.GetParts()) != 1 {
-		return harness.Result{}, harness.Wire(fmt.Sprintf("the reply is not an agent Message with one part: %v", msg), ReqReceipt)
+		return harness.Result{}, harness.Wire(fmt.Sprintf("the reply is not an agent Message with one part: %v", msg), ReqA2AReceipt)
 	}
 	p := msg.GetParts()[0]
 	raw, ok := p.GetContent().(*a2apb.Part_Raw)
 	if !ok || p.GetMetadata().GetFields()["aqpObject"].GetStringValue() != "receipt" || p.GetMediaType() != "application/json" {
-		return harness.Result{}, harness.Wire(fmt.Sprintf("the reply's part is not a raw application/json part marked receipt: %v", p), ReqReceipt, ReqD33)
+		return harness.Result{}, harness.Wire(fmt.Sprintf("the reply's part is not a raw application/json part marked receipt: %v", p), ReqA2AReceipt, ReqD33)
 	}
 	return checkReceipt(raw.Raw)
 }
 
-func (t *grpcSubmitter) grpcFailure(ctx context.Context, err error) (harness.Result, error) {
+func (t *grpcClient) grpcFailure(ctx context.Context, err error) (harness.Result, error) {
 	st, ok := status.FromError(err)
 	switch {
 	case ctx.Err() != nil || !ok || st.Code() == codes.Unavailable:
@@ -419,10 +422,10 @@ func nothingBack(ctx context.Context, err error) (bool, error) {
 	return true, harness.Wire(err.Error(), ReqA2A)
 }
 
-// ReceiptOf checks a reply Message is the agent's, with one part marked receipt, and returns that part's content:
+// A2AReceiptOf checks a reply Message is the agent's, with one part marked receipt, and returns that part's content:
 // a 1.0 message (role ROLE_AGENT, the part's data, mediaType application/json) when v10, else a 0.3 message
 // (kind message, role agent, a data part).
-func ReceiptOf(msg json.RawMessage, v10 bool) ([]byte, error) {
+func A2AReceiptOf(msg json.RawMessage, v10 bool) ([]byte, error) {
 	var m struct {
 		Kind       string   `json:"kind"`
 		MessageID  string   `json:"messageId"`
@@ -470,22 +473,22 @@ type notV10 struct{ error }
 func receiptWire(err error) error {
 	var nv *notV10
 	if errors.As(err, &nv) {
-		return harness.Wire(err.Error(), ReqReceipt, ReqD32)
+		return harness.Wire(err.Error(), ReqA2AReceipt, ReqD32)
 	}
-	return harness.Wire(err.Error(), ReqReceipt)
+	return harness.Wire(err.Error(), ReqA2AReceipt)
 }
 
 // checkReceipt checks the receipt part is a valid QueryReceipt whose retryable follows the binding's table.
 func checkReceipt(receipt []byte) (harness.Result, error) {
 	code, ok := harness.ReceiptCode(receipt)
 	if !ok {
-		return harness.Result{}, harness.Wire(fmt.Sprintf("the receipt part is not a receipt: %s", receipt), ReqReceipt)
+		return harness.Result{}, harness.Wire(fmt.Sprintf("the receipt part is not a receipt: %s", receipt), ReqA2AReceipt)
 	}
 	if errs := core.Validate(core.KindReceipt, receipt); len(errs) > 0 {
 		return harness.Result{}, harness.Wire(fmt.Sprintf("the receipt part is not a valid QueryReceipt (%v): %s", errs, receipt), ReqSameObjects)
 	}
 	if code != "" && !code.IsReceiptCode() {
-		return harness.Result{}, harness.Wire(fmt.Sprintf("code %q is not in the binding's table", code), ReqReceipt)
+		return harness.Result{}, harness.Wire(fmt.Sprintf("code %q is not in the binding's table", code), ReqA2AReceipt)
 	}
 	var r struct {
 		Retryable  bool `json:"retryable"`
@@ -493,7 +496,7 @@ func checkReceipt(receipt []byte) (harness.Result, error) {
 	}
 	_ = json.Unmarshal(receipt, &r)
 	if want := a2ab.WireFor(code).Retryable; r.Retryable != want || (r.RetryAfter != nil) != want {
-		return harness.Result{}, harness.Wire(fmt.Sprintf("code %q: retryable %v with retryAfter %v; the table says retryable %v", code, r.Retryable, r.RetryAfter, want), ReqReceipt)
+		return harness.Result{}, harness.Wire(fmt.Sprintf("code %q: retryable %v with retryAfter %v; the table says retryable %v", code, r.Retryable, r.RetryAfter, want), ReqA2AReceipt)
 	}
 	return harness.Result{Receipt: bytes.Clone(receipt)}, nil
 }
