@@ -53,6 +53,9 @@ type Client struct {
 	// Dial opens gRPC connections (plain: without TLS, for an http delivery endpoint); nil dials with a
 	// net.Dialer. A respondent sets its policy's Dialer, so gRPC connections obey the same rules.
 	Dial func(ctx context.Context, plain bool, addr string) (net.Conn, error)
+	// TLSConfig configures gRPC's TLS (a private root, say); nil uses the system roots. HTTP's TLS is HTTP's
+	// client's. A respondent sets its policy's TLSConfig, so both transports trust the same roots.
+	TLSConfig *tls.Config
 	// Version, when set, is the only A2A generation to deliver over: Version ("1.0") or LegacyVersion ("0.3").
 	Version string
 	// Transport, when set, is the only transport to deliver over: a2a.TransportProtocolJSONRPC, HTTPJSON or GRPC.
@@ -260,7 +263,14 @@ func interfaceHost(in *a2a.AgentInterface) string {
 // TLS when the delivery endpoint is https).
 func (c *Client) factoryOptions(hc *http.Client, endpoint string) []a2aclient.FactoryOption {
 	plain := strings.HasPrefix(endpoint, "http:")
-	creds := credentials.NewTLS(&tls.Config{MinVersion: tls.VersionTLS12})
+	tc := &tls.Config{}
+	if c.TLSConfig != nil {
+		tc = c.TLSConfig.Clone()
+	}
+	if tc.MinVersion < tls.VersionTLS12 {
+		tc.MinVersion = tls.VersionTLS12
+	}
+	creds := credentials.NewTLS(tc)
 	if plain {
 		creds = insecure.NewCredentials()
 	}

@@ -1,29 +1,3 @@
-// Package https is AQP's HTTPS binding (§6): a respondent POSTs a QueryResponse to /aqp/v1/responses with the
-// query's capability as its bearer token and gets the QueryReceipt back as the body, with a status code from one
-// table (codes.go). The server maps the wire to a collector.Submitter and back, and decides nothing itself;
-// client.go delivers responses for a respondent; carriage.go carries queries to respondents in the AQP-Query
-// header. The rest of a collector's HTTP surface (admin API, discovery, health, metrics) is package service's.
-//
-// # One vocabulary
-//
-// The three binding packages (bindings/https, bindings/mcp, bindings/a2a) name the same jobs the same way, so code
-// written against one reads against the others:
-//
-//	job                                    https               mcp                   a2a
-//	the binding's name (delivery.binding)  Name                Name                  Name
-//	what a collector serves                Endpoint()          Endpoint()            Endpoint()
-//	the collector's side, over a Submitter Binding, NewServer  Binding, NewServer    Binding, NewServer
-//	the respondent's side (a Transport)    Client.Deliver      Client.Deliver        Client.Deliver
-//	receipt code to wire form (codes.go)   WireFor(code) Wire  WireFor(code) Wire    WireFor(code) Wire
-//	where carried queries ride             QueryHeader         QueriesKey (_meta)    QueriesKey (metadata)
-//	carry queries (carriage.go)            Attach(h, reqs...)  Attach(res, reqs...)  Attach(msgOrTask, reqs...)
-//	read them: ([]core.CarriedQuery,       Queries(h)          Queries(res)          Queries(msgOrTask)
-//	  []core.Dropped), no clock
-//	hand them to a respondent runtime      Intake(r, src, h)   Intake(r, src, res)   Intake(r, src, msgOrTask)
-//	the most one carrier carries (D34)     MaxQueries          MaxQueries            MaxQueries
-//
-// A reader never judges expiry: the respondent runtime does (respondent.IntakeCarried), in one place for every
-// binding. Every drop is a core.Dropped naming the rule of §6 it breaks (core.CarriageRule).
 package https
 
 import (

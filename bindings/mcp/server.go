@@ -1,32 +1,3 @@
-// Package mcp is AQP's MCP binding (§6). A collector serves streamable HTTP at /mcp with one tool,
-// aqp_submit_response, whose arguments are the QueryResponse object itself and whose result carries the
-// QueryReceipt as structuredContent (and as the same JSON in the text content), isError when rejected; the
-// capability is the HTTP Authorization header of each request. The server is stateless: no MCP session carries
-// anything a receipt depends on, so any number of collector processes sharing a store can serve it behind a load
-// balancer without affinity. client.go delivers responses for a respondent; carriage.go attaches queries to an
-// mcp-go tool server's results under _meta["com.agentqueryprotocol/queries"] and extracts them for a host;
-// codes.go is the one table from receipt code to wire form. Built on github.com/mark3labs/mcp-go.
-//
-// # One vocabulary
-//
-// The three binding packages (bindings/https, bindings/mcp, bindings/a2a) name the same jobs the same way, so code
-// written against one reads against the others:
-//
-//	job                                    https               mcp                   a2a
-//	the binding's name (delivery.binding)  Name                Name                  Name
-//	what a collector serves                Endpoint()          Endpoint()            Endpoint()
-//	the collector's side, over a Submitter Binding, NewServer  Binding, NewServer    Binding, NewServer
-//	the respondent's side (a Transport)    Client.Deliver      Client.Deliver        Client.Deliver
-//	receipt code to wire form (codes.go)   WireFor(code) Wire  WireFor(code) Wire    WireFor(code) Wire
-//	where carried queries ride             QueryHeader         QueriesKey (_meta)    QueriesKey (metadata)
-//	carry queries (carriage.go)            Attach(h, reqs...)  Attach(res, reqs...)  Attach(msgOrTask, reqs...)
-//	read them: ([]core.CarriedQuery,       Queries(h)          Queries(res)          Queries(msgOrTask)
-//	  []core.Dropped), no clock
-//	hand them to a respondent runtime      Intake(r, src, h)   Intake(r, src, res)   Intake(r, src, msgOrTask)
-//	the most one carrier carries (D34)     MaxQueries          MaxQueries            MaxQueries
-//
-// A reader never judges expiry: the respondent runtime does (respondent.IntakeCarried), in one place for every
-// binding. Every drop is a core.Dropped naming the rule of §6 it breaks (core.CarriageRule).
 package mcp
 
 import (

@@ -371,7 +371,13 @@ func printObject(w io.Writer, name string, raw []byte) {
 			out = out[:i+8+6] + "…(capability)" + out[i+8+j:]
 		}
 	}
-	say(w, "   %s %s\n", name, out)
+	// JSON text has no raw line breaks inside its strings, so its lines are the indentation's: each is made safe on
+	// its own (display would write a line break as \n and put the whole object on one line).
+	lines := strings.Split(out, "\n")
+	say(w, "   %s %s\n", name, lines[0])
+	for _, line := range lines[1:] {
+		say(w, "%s\n", line)
+	}
 }
 
 func deref(s *string) string {

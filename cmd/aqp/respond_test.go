@@ -30,7 +30,8 @@ func TestDemo(t *testing.T) {
 	}
 	for i, w := range want {
 		sec := sections[i+1]
-		for _, s := range []string{fmt.Sprintf("%d. binding %s\n", i+1, w.binding), w.carriage, "QueryRequest {",
+		// Each object is printed indented over its own lines, not escaped onto one.
+		for _, s := range []string{fmt.Sprintf("%d. binding %s\n", i+1, w.binding), w.carriage, "QueryRequest {\n     \"consentMode\"",
 			"over " + w.binding + "\n   QueryResponse {", "<- the receipt comes back", `"status": "accepted"`} {
 			if !strings.Contains(sec, s) {
 				t.Fatalf("exchange %d (%s) does not show %q:\n%s", i+1, w.binding, s, sec)

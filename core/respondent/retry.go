@@ -167,7 +167,7 @@ func (r *Respondent) deliver(ctx context.Context, q *Query, resp *aqp.QueryRespo
 	}
 	res.Accepted = rec.Status == aqp.QueryReceiptStatusAccepted
 	if !res.Accepted {
-		re := &RejectedError{QueryID: req.QueryID, ResponseID: resp.ResponseID}
+		re := &RejectedError{QueryID: req.QueryID, ResponseID: resp.ResponseID, Receipt: rec}
 		if rec.Error != nil {
 			re.Code, re.Message, re.Pointer = core.Code(rec.Error.Code), rec.Error.Message, deref(rec.Error.Pointer)
 		}

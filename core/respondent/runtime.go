@@ -307,11 +307,17 @@ type Result struct {
 	ContinuationDrop error
 }
 
-// RejectedError is a non-retryable rejection: the receipt is in the Result Respond returns with it.
+// RejectedError is a collector's receipt whose status is rejected: the collector read the response and decided
+// against it (the code says why). Respond returns it for a rejection it will not retry, with the receipt in its
+// Result too; aqp.Client.Submit returns it for every rejection, retryable or not (Receipt.Retryable says which, and
+// Receipt.RetryAfter when).
 type RejectedError struct {
 	QueryID, ResponseID string
-	Code                core.Code
-	Message, Pointer    string
+	// Code, Message and Pointer are the receipt's error member.
+	Code             core.Code
+	Message, Pointer string
+	// Receipt is the rejected receipt, checked against the response it answers.
+	Receipt *aqp.QueryReceipt
 }
 
 // Error implements the error interface.

@@ -1,8 +1,8 @@
-// Package respondent is the half of AQP that answers: an agent host receives queries, decides when and whether to
-// answer them, and delivers responses to the collector that asked. This file is its seam with the bindings: a
-// Transport per binding (bindings/*/client.go) delivers one response and reports what became of it, and the
-// runtime decides what to do next (retry, stop, follow a continuation) from the error type alone.
 package respondent
+
+// This file is the runtime's seam with the bindings: a Transport per binding (bindings/*/client.go) delivers one
+// response and reports what became of it, and the runtime decides what to do next (retry, stop, follow a
+// continuation) from the error type alone.
 
 import (
 	"context"
