@@ -6,15 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"strings"
 	"time"
 
 	a2aproto "github.com/a2aproject/a2a-go/v2/a2a"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/agentqueryprotocol/aqp-go/bindings"
 	"github.com/agentqueryprotocol/aqp-go/bindings/a2a"
-	"github.com/agentqueryprotocol/aqp-go/bindings/https"
 	"github.com/agentqueryprotocol/aqp-go/bindings/mcp"
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/core/respondent"
@@ -106,21 +105,15 @@ func NewClient(opts ...Option) (*Client, error) {
 	if p == nil {
 		p = &Policy{}
 	}
-	hc := p.Client()
-	secure, plain := p.Dialer(false), p.Dialer(true)
-	dial := func(ctx context.Context, isPlain bool, addr string) (net.Conn, error) {
-		if isPlain {
-			return plain(ctx, addr)
-		}
-		return secure(ctx, addr)
+	// Every binding's transport from the one list (package bindings), all under p, with the column pinned where
+	// an option says so.
+	reg := bindings.Registry(p)
+	if t, ok := reg.Get(mcp.Name); ok {
+		t.(*mcp.Client).ProtocolVersion = o.mcpVersion
 	}
-	reg, err := respondent.NewRegistry(
-		&https.Client{HTTP: hc},
-		&mcp.Client{HTTP: hc, ProtocolVersion: o.mcpVersion},
-		&a2a.Client{HTTP: hc, Dial: dial, TLSConfig: p.TLSConfig, Version: o.a2aVersion, Transport: a2aproto.TransportProtocol(o.a2aTransport)},
-	)
-	if err != nil {
-		return nil, err // only two clients for one binding gets here: a programming error
+	if t, ok := reg.Get(a2a.Name); ok {
+		c := t.(*a2a.Client)
+		c.Version, c.Transport = o.a2aVersion, a2aproto.TransportProtocol(o.a2aTransport)
 	}
 	return &Client{policy: p, transports: reg}, nil
 }

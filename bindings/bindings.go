@@ -7,6 +7,7 @@ package bindings
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 
 	"github.com/agentqueryprotocol/aqp-go/bindings/a2a"
@@ -22,8 +23,9 @@ type Binding struct {
 	Name string
 	// Service is the collector side: the binding's routes on the service surface.
 	Service service.Binding
-	// Transport is the respondent side: the binding's client, dialling through hc (the destination policy's).
-	Transport func(hc *http.Client) respondent.Transport
+	// Transport is the respondent side: the binding's client, making every connection under p (its http.Client,
+	// and for a client that opens connections of its own, A2A's gRPC, its dialers and TLS settings).
+	Transport func(p *respondent.Policy) respondent.Transport
 	// Fetch is the binding's carriage reader: it calls an application over the binding and takes in the queries
 	// its reply carries (the binding's own Fetch; see Fetch here).
 	Fetch func(ctx context.Context, hc *http.Client, r *respondent.Respondent, url string) ([]*respondent.Query, []*respondent.DropError, error)
@@ -32,11 +34,21 @@ type Binding struct {
 // All lists every binding, HTTPS first (a continuation's default binding, and the service's first routes).
 var All = []Binding{
 	{Name: https.Name, Service: https.Binding{}, Fetch: https.Fetch,
-		Transport: func(hc *http.Client) respondent.Transport { return &https.Client{HTTP: hc} }},
+		Transport: func(p *respondent.Policy) respondent.Transport { return &https.Client{HTTP: p.Client()} }},
 	{Name: mcp.Name, Service: mcp.Binding{}, Fetch: mcp.Fetch,
-		Transport: func(hc *http.Client) respondent.Transport { return &mcp.Client{HTTP: hc} }},
+		Transport: func(p *respondent.Policy) respondent.Transport { return &mcp.Client{HTTP: p.Client()} }},
 	{Name: a2a.Name, Service: a2a.Binding{}, Fetch: a2a.Fetch,
-		Transport: func(hc *http.Client) respondent.Transport { return &a2a.Client{HTTP: hc} }},
+		Transport: func(p *respondent.Policy) respondent.Transport {
+			secure, plain := p.Dialer(false), p.Dialer(true)
+			return &a2a.Client{HTTP: p.Client(), TLSConfig: p.TLSConfig,
+				// gRPC opens its own connections: they go through the policy's dialers like every HTTP one.
+				Dial: func(ctx context.Context, isPlain bool, addr string) (net.Conn, error) {
+					if isPlain {
+						return plain(ctx, addr)
+					}
+					return secure(ctx, addr)
+				}}
+		}},
 }
 
 // Names are the bindings' names, in All's order: the carriers `aqp respond --carrier` accepts, the bindings a
@@ -58,12 +70,16 @@ func Service() []service.Binding {
 	return out
 }
 
-// Registry returns the transports of every binding, all dialling through hc (build it with
-// respondent.Policy.Client, so the destination policy holds for every connection).
-func Registry(hc *http.Client) *respondent.Registry {
+// Registry returns the transports of every binding, every connection they make under p, the destination
+// policy (nil: the strict policy). Taking the policy rather than an http.Client is what keeps A2A's gRPC, which
+// dials for itself, under the same rules and TLS roots as every HTTP connection.
+func Registry(p *respondent.Policy) *respondent.Registry {
+	if p == nil {
+		p = &respondent.Policy{}
+	}
 	ts := make([]respondent.Transport, len(All))
 	for i, b := range All {
-		ts[i] = b.Transport(hc)
+		ts[i] = b.Transport(p)
 	}
 	r, err := respondent.NewRegistry(ts...)
 	if err != nil {

@@ -1,58 +1,59 @@
 package bindings
 
 import (
-	"net/http"
+	"context"
+	"crypto/tls"
+	"errors"
 	"slices"
 	"testing"
 
 	"github.com/agentqueryprotocol/aqp-go/bindings/a2a"
-	"github.com/agentqueryprotocol/aqp-go/bindings/https"
-	"github.com/agentqueryprotocol/aqp-go/bindings/mcp"
 	"github.com/agentqueryprotocol/aqp-go/core/respondent"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
 // TestRegistry checks that the registry holds a transport for every binding the protocol names, each the
-// binding's own client, and that each carries the client it was given (so the destination policy is not
-// bypassed by a default client).
+// binding's own, and that every connection each makes is under the policy it was given: under the strict policy a
+// delivery to a loopback collector is refused at the dial with a *respondent.PolicyError (a default client would
+// have tried, and failed with "connection refused"), and A2A's gRPC, which dials for itself, dials through the
+// policy's dialers and trusts the policy's TLS roots.
 func TestRegistry(t *testing.T) {
-	hc := &http.Client{}
-	r := Registry(hc)
+	strict := &respondent.Policy{TLSConfig: &tls.Config{ServerName: "private-root.test"}}
+	r := Registry(strict)
 	if got, want := r.Bindings(), []string{spec.BindingA2A, spec.BindingHTTPS, spec.BindingMCP}; !slices.Equal(got, want) {
 		t.Fatalf("bindings %v, want %v", got, want)
 	}
-	for _, tc := range []struct {
-		binding string
-		client  func(respondent.Transport) (*http.Client, bool)
-	}{
-		{spec.BindingHTTPS, func(tr respondent.Transport) (*http.Client, bool) {
-			if c, ok := tr.(*https.Client); ok && c != nil {
-				return c.HTTP, true
-			}
-			return nil, false
-		}},
-		{spec.BindingMCP, func(tr respondent.Transport) (*http.Client, bool) {
-			if c, ok := tr.(*mcp.Client); ok && c != nil {
-				return c.HTTP, true
-			}
-			return nil, false
-		}},
-		{spec.BindingA2A, func(tr respondent.Transport) (*http.Client, bool) {
-			if c, ok := tr.(*a2a.Client); ok && c != nil {
-				return c.HTTP, true
-			}
-			return nil, false
-		}},
-	} {
-		tr, ok := r.Get(tc.binding)
+	ctx := context.Background()
+	for _, b := range All {
+		tr, ok := r.Get(b.Name)
 		if !ok {
-			t.Fatalf("no %s transport; have %v", tc.binding, r.Bindings())
+			t.Fatalf("no %s transport; have %v", b.Name, r.Bindings())
 		}
-		if tr.Binding() != tc.binding {
-			t.Fatalf("the %s transport says it serves %q", tc.binding, tr.Binding())
+		if tr.Binding() != b.Name {
+			t.Fatalf("the %s transport says it serves %q", b.Name, tr.Binding())
 		}
-		if c, ok := tc.client(tr); !ok || c != hc {
-			t.Fatalf("the %s transport is %T and does not dial through the policy's client", tc.binding, tr)
+		d := respondent.Delivery{Binding: b.Name, Endpoint: "http://127.0.0.1:1/aqp", Authorization: "Bearer x"}
+		if b.Name == spec.BindingA2A {
+			d.Operation = spec.A2AOperation
+		}
+		_, err := tr.Deliver(ctx, d, []byte(`{}`))
+		var pe *respondent.PolicyError
+		if !errors.As(err, &pe) {
+			t.Errorf("%s: delivery to loopback under the strict policy: %v, want a *respondent.PolicyError from the dial", b.Name, err)
+		}
+	}
+	tr, _ := r.Get(spec.BindingA2A)
+	c := tr.(*a2a.Client)
+	if c.TLSConfig != strict.TLSConfig {
+		t.Error("the a2a client's gRPC does not trust the policy's TLS settings")
+	}
+	for _, plain := range []bool{true, false} {
+		var pe *respondent.PolicyError
+		if c.Dial == nil {
+			t.Fatal("the a2a client's gRPC dials with a default dialer, outside the policy")
+		}
+		if _, err := c.Dial(ctx, plain, "127.0.0.1:1"); !errors.As(err, &pe) {
+			t.Errorf("gRPC dial (plain %v) to loopback under the strict policy: %v, want a *respondent.PolicyError", plain, err)
 		}
 	}
 }

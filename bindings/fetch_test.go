@@ -32,7 +32,7 @@ func fetchRuntime(t *testing.T) *respondent.Respondent {
 		t.Fatal(err)
 	}
 	policy := &respondent.Policy{AllowHTTPLoopback: true}
-	r, err := respondent.New(respondent.Config{Transports: Registry(policy.Client()), Policy: policy, Grants: grants,
+	r, err := respondent.New(respondent.Config{Transports: Registry(policy), Policy: policy, Grants: grants,
 		Respondent: aqp.QueryResponseRespondent{Kind: aqp.QueryResponseRespondentKindAgent, Provenance: aqp.QueryResponseRespondentProvenanceDirect},
 		Answer: func(context.Context, *respondent.Query) (respondent.Answer, error) {
 			return respondent.Answer{Value: true}, nil

@@ -271,7 +271,7 @@ func runDemo(ctx context.Context, w io.Writer) error {
 	}
 	policy := &respondent.Policy{AllowHTTPLoopback: true}
 	client := policy.Client()
-	reg := bindings.Registry(client)
+	reg := bindings.Registry(policy)
 	r, err := respondent.New(respondent.Config{
 		Transports: reg, Policy: policy, Grants: grants,
 		Respondent: aqp.QueryResponseRespondent{Kind: aqp.QueryResponseRespondentKindAgent, Provenance: aqp.QueryResponseRespondentProvenanceDirect},

@@ -174,7 +174,7 @@ func runRespond(ctx context.Context, o respondOptions, stdin io.Reader, stdout, 
 	}
 	policy := &respondent.Policy{AllowHTTPLoopback: o.allowHTTPLoopback, AllowHosts: o.allowHosts}
 	r, err := respondent.New(respondent.Config{
-		Transports: bindings.Registry(policy.Client()),
+		Transports: bindings.Registry(policy),
 		Policy:     policy,
 		Grants:     grants,
 		Respondent: aqp.QueryResponseRespondent{Kind: aqp.QueryResponseRespondentKind(o.respondentKind), Provenance: aqp.QueryResponseRespondentProvenance(o.provenance)},
