@@ -9,6 +9,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/agentqueryprotocol/aqp-go/gen/aqp"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
@@ -73,14 +74,15 @@ func fastString(v any, min, max int) bool {
 	return true
 }
 
-// fastEnum reports whether v is a string equal to one of the allowed values.
-func fastEnum(v any, allowed ...string) bool {
+// fastEnum reports whether v is a string equal to one of the allowed values: a schema enum as gen/aqp lists it
+// (written from the schemas by make generate), so the fast path holds no copy of an enum to drift.
+func fastEnum[T ~string](v any, allowed []T) bool {
 	s, ok := v.(string)
 	if !ok {
 		return false
 	}
 	for _, a := range allowed {
-		if s == a {
+		if s == string(a) {
 			return true
 		}
 	}
@@ -148,7 +150,7 @@ func fastSubject(v any) bool {
 	for k, x := range m {
 		switch k {
 		case "kind":
-			if !fastEnum(x, "tool_call", "tool_result", "task", "message", "artifact", "session", "resource", "response", "custom") {
+			if !fastEnum(x, aqp.QuerySubjectKindValues) {
 				return false
 			}
 			seen |= 1
@@ -158,11 +160,11 @@ func fastSubject(v any) bool {
 			}
 			seen |= 2
 		case "idScope":
-			if !fastEnum(x, "local", "global") {
+			if !fastEnum(x, aqp.QuerySubjectIDScopeValues) {
 				return false
 			}
 		case "protocol":
-			if !fastEnum(x, "mcp", "a2a", "https", "aqp", "other") {
+			if !fastEnum(x, aqp.QuerySubjectProtocolValues) {
 				return false
 			}
 		default:
@@ -193,7 +195,7 @@ func fastRequest(v any) bool {
 			}
 			seen |= 1 << 1
 		case "type":
-			if !fastEnum(x, "feedback", "evaluation", "clarification", "approval", "status", "preference", "correction", "survey", "custom") {
+			if !fastEnum(x, aqp.QueryRequestTypeValues) {
 				return false
 			}
 			seen |= 1 << 2
@@ -208,12 +210,12 @@ func fastRequest(v any) bool {
 			}
 			seen |= 1 << 4
 		case "timing":
-			if !fastEnum(x, "immediate", "after_outcome_known", "after_task_complete", "deferred") {
+			if !fastEnum(x, aqp.QueryRequestTimingValues) {
 				return false
 			}
 			seen |= 1 << 5
 		case "consentMode":
-			if !fastEnum(x, "not_required", "ask_once", "ask_always") {
+			if !fastEnum(x, aqp.QueryRequestConsentModeValues) {
 				return false
 			}
 			seen |= 1 << 6
@@ -233,7 +235,7 @@ func fastRequest(v any) bool {
 			}
 			seen |= 1 << 9
 		case "requestedRespondent":
-			if !fastEnum(x, "agent", "human", "system", "any") {
+			if !fastEnum(x, aqp.QueryRequestRequestedRespondentValues) {
 				return false
 			}
 		case "instructions":
@@ -269,7 +271,7 @@ func fastResponseContract(v any) bool {
 	for k, x := range m {
 		switch k {
 		case "format":
-			if !fastEnum(x, "text", "structured", "choice", "boolean", "number") {
+			if !fastEnum(x, aqp.QueryRequestResponseFormatValues) {
 				return false
 			}
 		case "jsonSchema":
@@ -331,7 +333,7 @@ func fastDelivery(v any) bool {
 	for k, x := range m {
 		switch k {
 		case "binding":
-			if !fastEnum(x, "https", "mcp", "a2a", "other") {
+			if !fastEnum(x, aqp.QueryRequestDeliveryBindingValues) {
 				return false
 			}
 			bound = true
@@ -425,12 +427,12 @@ func fastRespondent(v any) bool {
 	for k, x := range m {
 		switch k {
 		case "kind":
-			if !fastEnum(x, "agent", "human", "system") {
+			if !fastEnum(x, aqp.QueryResponseRespondentKindValues) {
 				return false
 			}
 			seen |= 1
 		case "provenance":
-			if !fastEnum(x, "direct", "relayed", "inferred") {
+			if !fastEnum(x, aqp.QueryResponseRespondentProvenanceValues) {
 				return false
 			}
 			seen |= 2
@@ -510,7 +512,7 @@ func fastReceipt(v any) bool {
 			}
 			seen |= 1 << 2
 		case "status":
-			if !fastEnum(x, "accepted", "rejected") {
+			if !fastEnum(x, aqp.QueryReceiptStatusValues) {
 				return false
 			}
 			seen |= 1 << 3
