@@ -144,18 +144,18 @@ func (c *Collector) decide(ctx context.Context, r receiptFor, key string, q Quer
 	}
 	allowed, giveBack := c.limiter.take(key, now)
 	if !allowed {
+		limited := r.retryable(core.CodeRateLimited, "too many submissions for this query; retry after the given number of seconds", c.limiter.retryAfter())
+		if unread {
+			// Not read yet: a store that cannot answer gives unavailable, as it would have before the budget.
+			return refuse(limited)
+		}
 		// A copy of the accepted response that was loaded before the acceptance committed, and missed its flight,
 		// still gets the stored receipt (D36); so does a late different response get already_answered. The store
-		// is read again only on this refusal path. When the query came from the cache, this read is the first: a
-		// store that cannot answer it gives unavailable, as it would have before the budget was reached.
-		_, acc, err := c.store.LoadQuery(ctx, key)
-		switch {
-		case err == nil && acc != nil:
+		// is read again only on this refusal path.
+		if _, acc, err := c.store.LoadQuery(ctx, key); err == nil && acc != nil {
 			return c.answerAccepted(ctx, r, acc, hash)
-		case err != nil && unread:
-			return c.unavailable(ctx, r, "loading the query", err)
 		}
-		return r.retryable(core.CodeRateLimited, "too many submissions for this query; retry after the given number of seconds", c.limiter.retryAfter())
+		return limited
 	}
 	if now.After(q.ExpiresAt) {
 		return refuse(r.reject(core.CodeExpired, "", fmt.Sprintf("the query expired at %s", FormatTime(q.ExpiresAt))))
