@@ -176,21 +176,9 @@ func run(clients, requests int, fsyncFor time.Duration, dir, pgURL, cpuProfile, 
 	}
 	results = append(results, mem)
 	path := filepath.Join(dir, "load.db")
-	sq, err := phase(ctx, "collector, SQLite store (durable)", clients, requests, collectorSetup(func() (collector.Store, func() (int, error), error) {
-		s, err := sqlite.Open(ctx, path)
-		if err != nil {
-			return nil, nil, err
-		}
-		// Durability check: count the acceptances through a second, freshly opened store on the same file.
-		return s, func() (int, error) {
-			r, err := sqlite.Open(ctx, path)
-			if err != nil {
-				return 0, err
-			}
-			defer r.Close()
-			return countAnswered(ctx, r)
-		}, nil
-	}))
+	sq, err := phase(ctx, "collector, SQLite store (durable)", clients, requests, collectorSetup(reopened(ctx, func() (collector.Store, error) {
+		return sqlite.Open(ctx, path)
+	})))
 	if err != nil {
 		return err
 	}
@@ -201,20 +189,9 @@ func run(clients, requests int, fsyncFor time.Duration, dir, pgURL, cpuProfile, 
 			return err
 		}
 		defer drop()
-		pg, err := phase(ctx, "collector, PostgreSQL store", clients, requests, collectorSetup(func() (collector.Store, func() (int, error), error) {
-			s, err := postgres.Open(ctx, dsn)
-			if err != nil {
-				return nil, nil, err
-			}
-			return s, func() (int, error) {
-				r, err := postgres.Open(ctx, dsn)
-				if err != nil {
-					return 0, err
-				}
-				defer r.Close()
-				return countAnswered(ctx, r)
-			}, nil
-		}))
+		pg, err := phase(ctx, "collector, PostgreSQL store", clients, requests, collectorSetup(reopened(ctx, func() (collector.Store, error) {
+			return postgres.Open(ctx, dsn)
+		})))
 		if err != nil {
 			return err
 		}
@@ -429,6 +406,25 @@ func bareSetup(ctx context.Context, n int) ([]job, func() (int, error), func(), 
 }
 
 // collectorSetup serves a collector on the store open returns, and issues n queries up front (not timed).
+// reopened opens the phase's store with open, and counts its acceptances afterwards through a second store that
+// open gives on the same data: the durability check, so "stored" means readable after the collector closed.
+func reopened(ctx context.Context, open func() (collector.Store, error)) func() (collector.Store, func() (int, error), error) {
+	return func() (collector.Store, func() (int, error), error) {
+		s, err := open()
+		if err != nil {
+			return nil, nil, err
+		}
+		return s, func() (int, error) {
+			r, err := open()
+			if err != nil {
+				return 0, err
+			}
+			defer r.Close()
+			return countAnswered(ctx, r)
+		}, nil
+	}
+}
+
 func collectorSetup(open func() (collector.Store, func() (int, error), error)) setup {
 	return func(ctx context.Context, n int) ([]job, func() (int, error), func(), error) {
 		store, stored, err := open()
