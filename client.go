@@ -1,9 +1,7 @@
 package aqp
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -160,7 +158,7 @@ func (c *Client) Submit(ctx context.Context, req *QueryRequest, resp *QueryRespo
 	if !ok { // DeliveryOf admits only bindings NewClient registered
 		return nil, &respondent.UndeliverableError{QueryID: req.QueryID, Pointer: "/delivery/binding", Reason: "no transport for " + d.Binding}
 	}
-	body, err := encode(resp)
+	body, err := respondent.Encode(resp)
 	if err != nil {
 		return nil, &respondent.ProblemError{Binding: d.Binding, Endpoint: d.Endpoint, Detail: "the response cannot be encoded as JSON (nothing was sent): " + err.Error()}
 	}
@@ -179,14 +177,7 @@ func (c *Client) Submit(ctx context.Context, req *QueryRequest, resp *QueryRespo
 			Err: fmt.Errorf("the reply is not a valid receipt for response %s: %w", resp.ResponseID, err)}
 	}
 	if rec.Status != genaqp.QueryReceiptStatusAccepted {
-		re := &respondent.RejectedError{QueryID: rec.QueryID, ResponseID: rec.ResponseID, Receipt: rec}
-		if rec.Error != nil {
-			re.Code, re.Message = core.Code(rec.Error.Code), rec.Error.Message
-			if rec.Error.Pointer != nil {
-				re.Pointer = *rec.Error.Pointer
-			}
-		}
-		return rec, re
+		return rec, respondent.Rejection(rec)
 	}
 	return rec, nil
 }
@@ -225,15 +216,4 @@ func receiptFor(resp *QueryResponse, body, raw []byte) (*QueryReceipt, error) {
 		return nil, errs.Err()
 	}
 	return rec, nil
-}
-
-// encode is a response's wire form: compact, without HTML escaping (the collector quotes positions in it).
-func encode(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

@@ -167,10 +167,8 @@ func (r *Respondent) deliver(ctx context.Context, q *Query, resp *aqp.QueryRespo
 	}
 	res.Accepted = rec.Status == aqp.QueryReceiptStatusAccepted
 	if !res.Accepted {
-		re := &RejectedError{QueryID: req.QueryID, ResponseID: resp.ResponseID, Receipt: rec}
-		if rec.Error != nil {
-			re.Code, re.Message, re.Pointer = core.Code(rec.Error.Code), rec.Error.Message, deref(rec.Error.Pointer)
-		}
+		re := Rejection(rec)
+		re.QueryID, re.ResponseID = req.QueryID, resp.ResponseID // as this respondent wrote them
 		return res, re
 	}
 	if rec.Continuation != nil {

@@ -320,6 +320,16 @@ type RejectedError struct {
 	Receipt *aqp.QueryReceipt
 }
 
+// Rejection is the RejectedError a rejected receipt says: its ids, and its error member's code, message and
+// pointer. Both the runtime and aqp.Client.Submit report a rejection through it.
+func Rejection(rec *aqp.QueryReceipt) *RejectedError {
+	re := &RejectedError{QueryID: rec.QueryID, ResponseID: rec.ResponseID, Receipt: rec}
+	if rec.Error != nil {
+		re.Code, re.Message, re.Pointer = core.Code(rec.Error.Code), rec.Error.Message, deref(rec.Error.Pointer)
+	}
+	return re
+}
+
 // Error implements the error interface.
 func (e *RejectedError) Error() string {
 	s := fmt.Sprintf("response %s to query %s was rejected: %s: %s", e.ResponseID, e.QueryID, e.Code, e.Message)
@@ -384,7 +394,7 @@ func (r *Respondent) Respond(ctx context.Context, q *Query) (*Result, error) {
 		}
 		return nil, &AnswerError{QueryID: req.QueryID, Errors: errs}
 	}
-	body, err := encode(resp)
+	body, err := Encode(resp)
 	if err != nil {
 		return nil, &AnswerError{QueryID: req.QueryID, Err: err}
 	}
@@ -420,8 +430,9 @@ func (r *Respondent) unclaim(queryID string) {
 	delete(r.claimed, queryID)
 }
 
-// encode is the response's one encoding: compact, without HTML escaping, sent unchanged on every attempt.
-func encode(v any) ([]byte, error) {
+// Encode is a response's one wire encoding: compact, without HTML escaping (a collector quotes positions in it),
+// sent unchanged on every attempt. aqp.Client.Submit encodes with it too.
+func Encode(v *aqp.QueryResponse) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
