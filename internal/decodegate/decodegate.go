@@ -60,14 +60,22 @@ func (g *Gate) Leave() { <-g.slots }
 // with Retry-After: 1 (an HTTP/2 gRPC client sees Unavailable, which it may retry).
 func (g *Gate) Handler(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !g.Enter(r.Context()) {
-			w.Header().Set("Retry-After", "1")
-			http.Error(w, "the server is busy", http.StatusServiceUnavailable)
+		if !g.admit(w, r) {
 			return
 		}
 		defer g.Leave()
 		h.ServeHTTP(w, r)
 	})
+}
+
+// admit takes a slot for r, or, when r's context ends while it waits, answers 503 with Retry-After: 1.
+func (g *Gate) admit(w http.ResponseWriter, r *http.Request) bool {
+	if g.Enter(r.Context()) {
+		return true
+	}
+	w.Header().Set("Retry-After", "1")
+	http.Error(w, "the server is busy", http.StatusServiceUnavailable)
+	return false
 }
 
 // HandlerUntilDecoded is Handler for a library that decodes the whole request before it calls the binding's code
@@ -77,9 +85,7 @@ func (g *Gate) Handler(h http.Handler) http.Handler {
 // slots, as it does for every other binding; the memory the gate bounds is the decoding's, which is over by then.
 func (g *Gate) HandlerUntilDecoded(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !g.Enter(r.Context()) {
-			w.Header().Set("Retry-After", "1")
-			http.Error(w, "the server is busy", http.StatusServiceUnavailable)
+		if !g.admit(w, r) {
 			return
 		}
 		held := &slot{leave: g.Leave}
