@@ -3,15 +3,12 @@ package a2a_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"iter"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
-	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
 	a2agrpc "github.com/a2aproject/a2a-go/v2/a2agrpc/v1"
 	a2apb "github.com/a2aproject/a2a-go/v2/a2apb/v1"
@@ -30,41 +27,6 @@ import (
 	"github.com/agentqueryprotocol/aqp-go/spec"
 	"github.com/agentqueryprotocol/aqp-go/store/memory"
 )
-
-// fixedAgent is the bare a2a-go/v2 agent of the baselines: its executor yields, for every message, one fixed reply
-// Message carrying a fixed receipt as a data part — the least an A2A agent can do.
-type fixedAgent struct{ reply *a2a.Message }
-
-func newFixedAgent() fixedAgent {
-	var receipt map[string]any
-	_ = json.Unmarshal(workload.FixedReceipt, &receipt)
-	return fixedAgent{reply: a2a.NewMessage(a2a.MessageRoleAgent,
-		&a2a.Part{Content: a2a.Data{Value: receipt}, MediaType: a2ab.MediaTypeJSON, Metadata: map[string]any{a2ab.ObjectKey: a2ab.ObjectReceipt}})}
-}
-
-func (f fixedAgent) Execute(context.Context, *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
-	return func(yield func(a2a.Event, error) bool) { yield(f.reply, nil) }
-}
-
-func (fixedAgent) Cancel(context.Context, *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
-	return func(func(a2a.Event, error) bool) {}
-}
-
-// The requests of each transport, the response as the one part marked response; the same for the binding and the
-// bare agent, so both decode the same bytes.
-func envelope10(response []byte) []byte {
-	return []byte(`{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":` + string(send10(response)) + `}`)
-}
-
-func send10(response []byte) []byte {
-	return []byte(`{"message":{"messageId":"` + uuid.NewString() + `","role":"ROLE_USER","extensions":["` + spec.A2AExtension +
-		`"],"parts":[{"data":` + string(response) + `,"mediaType":"application/json","metadata":{"aqpObject":"response"}}]}}`)
-}
-
-func envelope03(response []byte) []byte {
-	return []byte(`{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"kind":"message","messageId":"` +
-		uuid.NewString() + `","role":"user","parts":[{"kind":"data","data":` + string(response) + `,"metadata":{"aqpObject":"response"}}]}}}`)
-}
 
 // header10 are the service parameters of an A2A 1.0 request.
 var header10 = http.Header{a2ab.VersionHeader: {a2ab.Version}, a2ab.ExtensionsHeader: {spec.A2AExtension}}
@@ -111,29 +73,29 @@ var a2aDraft = bytes.Replace([]byte(workload.Draft), []byte(`{`), []byte(`{"bind
 // HTTP/2, which is how the binding serves gRPC (on the collector's one listener). Compare ratios within one run, not
 // absolute times.
 func BenchmarkSubmission(b *testing.B) {
-	handler := a2asrv.NewHandler(newFixedAgent())
+	handler := a2asrv.NewHandler(workload.FixedAgent())
 	http1 := func(ts *httptest.Server) *http.Client { return ts.Client() }
 
 	b.Run("jsonrpc-1.0/baseline=bare-a2a-go", func(b *testing.B) {
 		ts := httptest.NewServer(a2asrv.NewJSONRPCHandler(handler))
 		defer ts.Close()
-		workload.RunHTTP(b, http1(ts), workload.BaselineJobs(ts.URL, b.N, envelope10), header10, replyAccepted)
+		workload.RunHTTP(b, http1(ts), workload.BaselineJobs(ts.URL, b.N, workload.SendMessage10), header10, replyAccepted)
 	})
 	b.Run("jsonrpc-1.0/aqp", func(b *testing.B) {
 		ts, c := collectorServer(b)
 		defer ts.Close()
-		workload.RunHTTP(b, http1(ts), workload.IssueJobs(b, c, a2aDraft, b.N, envelope10), header10, replyAccepted)
+		workload.RunHTTP(b, http1(ts), workload.IssueJobs(b, c, a2aDraft, b.N, workload.SendMessage10), header10, replyAccepted)
 	})
 
 	b.Run("http-json-1.0/baseline=bare-a2a-go", func(b *testing.B) {
 		ts := httptest.NewServer(a2asrv.NewRESTHandler(handler))
 		defer ts.Close()
-		workload.RunHTTP(b, http1(ts), workload.BaselineJobs(ts.URL+a2ab.RESTSendPath, b.N, send10), header10, replyAccepted)
+		workload.RunHTTP(b, http1(ts), workload.BaselineJobs(ts.URL+a2ab.RESTSendPath, b.N, workload.SendParams10), header10, replyAccepted)
 	})
 	b.Run("http-json-1.0/aqp", func(b *testing.B) {
 		ts, c := collectorServer(b)
 		defer ts.Close()
-		jobs := workload.IssueJobs(b, c, a2aDraft, b.N, send10)
+		jobs := workload.IssueJobs(b, c, a2aDraft, b.N, workload.SendParams10)
 		for i := range jobs {
 			jobs[i].URL += a2ab.RESTSendPath
 		}
@@ -167,12 +129,12 @@ func BenchmarkSubmission(b *testing.B) {
 	b.Run("jsonrpc-0.3/baseline=bare-a2a-go", func(b *testing.B) {
 		ts := httptest.NewServer(a2av0.NewJSONRPCHandler(handler))
 		defer ts.Close()
-		workload.RunHTTP(b, http1(ts), workload.BaselineJobs(ts.URL, b.N, envelope03), nil, replyAccepted)
+		workload.RunHTTP(b, http1(ts), workload.BaselineJobs(ts.URL, b.N, workload.MessageSend03), nil, replyAccepted)
 	})
 	b.Run("jsonrpc-0.3/aqp", func(b *testing.B) {
 		ts, c := collectorServer(b)
 		defer ts.Close()
-		workload.RunHTTP(b, http1(ts), workload.IssueJobs(b, c, a2aDraft, b.N, envelope03), nil, replyAccepted)
+		workload.RunHTTP(b, http1(ts), workload.IssueJobs(b, c, a2aDraft, b.N, workload.MessageSend03), nil, replyAccepted)
 	})
 }
 

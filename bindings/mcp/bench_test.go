@@ -29,9 +29,9 @@ type benchEra struct {
 }
 
 var benchEras = []benchEra{
-	{"2026-07-28", toolsCallModern, http.Header{"Accept": {"application/json, text/event-stream"},
+	{"2026-07-28", workload.ToolsCallModern, http.Header{"Accept": {"application/json, text/event-stream"},
 		mcp.HeaderProtocolVersion: {aqpmcp.ProtocolVersionModern}, mcp.HeaderMethod: {"tools/call"}, mcp.HeaderName: {spec.MCPOperation}}},
-	{"2025-11-25", toolsCall, http.Header{"Accept": {"application/json, text/event-stream"},
+	{"2025-11-25", workload.ToolsCall, http.Header{"Accept": {"application/json, text/event-stream"},
 		mcp.HeaderProtocolVersion: {aqpmcp.ProtocolVersionLegacy}}},
 }
 
@@ -75,19 +75,6 @@ func BenchmarkSubmission(b *testing.B) {
 	for _, era := range benchEras {
 		b.Run("mcp/"+era.name+"/memory", func(b *testing.B) { run(b, "mcp", era) })
 	}
-}
-
-// toolsCall wraps a response in a JSON-RPC tools/call request as an initialize-era MCP client sends it.
-func toolsCall(response []byte) []byte {
-	return []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + spec.MCPOperation + `","arguments":` + string(response) + `}}`)
-}
-
-// toolsCallModern wraps a response in a JSON-RPC tools/call request as a 2026-07-28 client sends it: the protocol
-// version, the client's capabilities and identity in _meta.
-func toolsCallModern(response []byte) []byte {
-	return []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + spec.MCPOperation + `","arguments":` + string(response) +
-		`,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},` +
-		`"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"}}}}`)
 }
 
 // toolAccepted: an accepted receipt, over MCP (a result that is not isError) or over HTTPS (200).

@@ -4,13 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"iter"
 	"net/http"
 	"os"
 	"os/signal"
 	"strings"
 
-	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
 	a2agrpc "github.com/a2aproject/a2a-go/v2/a2agrpc/v1"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
@@ -18,7 +16,6 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"google.golang.org/grpc"
 
-	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
 	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
 	"github.com/agentqueryprotocol/aqp-go/internal/workload"
 	"github.com/agentqueryprotocol/aqp-go/spec"
@@ -47,7 +44,7 @@ func serveBare(addr string) error {
 			StructuredContent: json.RawMessage(workload.FixedReceipt)}, nil
 	})
 	mux.Handle(spec.MCPPath, server.NewStreamableHTTPServer(ms, server.WithStateLess(true)))
-	handler := a2asrv.NewHandler(newFixedAgent())
+	handler := a2asrv.NewHandler(workload.FixedAgent())
 	mux.Handle("/a2a", a2asrv.NewJSONRPCHandler(handler))
 	mux.Handle("/a2a-rest/", http.StripPrefix("/a2a-rest", a2asrv.NewRESTHandler(handler)))
 	mux.Handle("/a2a-0.3", a2av0.NewJSONRPCHandler(handler))
@@ -73,23 +70,4 @@ func serveBare(addr string) error {
 		return err
 	}
 	return nil
-}
-
-// fixedAgent is the bare a2a-go/v2 agent: for every message, one fixed reply Message carrying a fixed receipt as a
-// data part — the least an A2A agent can do.
-type fixedAgent struct{ reply *a2a.Message }
-
-func newFixedAgent() fixedAgent {
-	var receipt map[string]any
-	_ = json.Unmarshal(workload.FixedReceipt, &receipt)
-	return fixedAgent{reply: a2a.NewMessage(a2a.MessageRoleAgent,
-		&a2a.Part{Content: a2a.Data{Value: receipt}, MediaType: a2ab.MediaTypeJSON, Metadata: map[string]any{a2ab.ObjectKey: a2ab.ObjectReceipt}})}
-}
-
-func (f fixedAgent) Execute(context.Context, *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
-	return func(yield func(a2a.Event, error) bool) { yield(f.reply, nil) }
-}
-
-func (fixedAgent) Cancel(context.Context, *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
-	return func(func(a2a.Event, error) bool) {}
 }

@@ -103,36 +103,12 @@ var a2aHeader10 = http.Header{a2ab.VersionHeader: {a2ab.Version}, a2ab.Extension
 
 var columns = []column{
 	{name: "HTTPS", binding: "https", barePath: "/aqp/v1/responses"},
-	{name: "MCP 2026-07-28", binding: "mcp", wrap: toolsCallModern, header: mcpHeaderModern, barePath: spec.MCPPath},
-	{name: "MCP 2025-11-25", binding: "mcp", wrap: toolsCall, header: mcpHeaderLegacy, barePath: spec.MCPPath},
-	{name: "A2A 1.0 JSON-RPC", binding: "a2a", wrap: envelope10, header: a2aHeader10, barePath: "/a2a"},
-	{name: "A2A 1.0 HTTP+JSON", binding: "a2a", wrap: send10, header: a2aHeader10, barePath: "/a2a-rest" + a2ab.RESTSendPath, suffix: a2ab.RESTSendPath},
+	{name: "MCP 2026-07-28", binding: "mcp", wrap: workload.ToolsCallModern, header: mcpHeaderModern, barePath: spec.MCPPath},
+	{name: "MCP 2025-11-25", binding: "mcp", wrap: workload.ToolsCall, header: mcpHeaderLegacy, barePath: spec.MCPPath},
+	{name: "A2A 1.0 JSON-RPC", binding: "a2a", wrap: workload.SendMessage10, header: a2aHeader10, barePath: "/a2a"},
+	{name: "A2A 1.0 HTTP+JSON", binding: "a2a", wrap: workload.SendParams10, header: a2aHeader10, barePath: "/a2a-rest" + a2ab.RESTSendPath, suffix: a2ab.RESTSendPath},
 	{name: "A2A 1.0 gRPC", binding: "a2a", grpc: true},
-	{name: "A2A 0.3 JSON-RPC", binding: "a2a", wrap: envelope03, barePath: "/a2a-0.3"},
-}
-
-func toolsCall(response []byte) []byte {
-	return []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + spec.MCPOperation + `","arguments":` + string(response) + `}}`)
-}
-
-func toolsCallModern(response []byte) []byte {
-	return []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + spec.MCPOperation + `","arguments":` + string(response) +
-		`,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},` +
-		`"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"}}}}`)
-}
-
-func envelope10(response []byte) []byte {
-	return []byte(`{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":` + string(send10(response)) + `}`)
-}
-
-func send10(response []byte) []byte {
-	return []byte(`{"message":{"messageId":"` + uuid.NewString() + `","role":"ROLE_USER","extensions":["` + spec.A2AExtension +
-		`"],"parts":[{"data":` + string(response) + `,"mediaType":"application/json","metadata":{"aqpObject":"response"}}]}}`)
-}
-
-func envelope03(response []byte) []byte {
-	return []byte(`{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"kind":"message","messageId":"` +
-		uuid.NewString() + `","role":"user","parts":[{"kind":"data","data":` + string(response) + `,"metadata":{"aqpObject":"response"}}]}}}`)
+	{name: "A2A 0.3 JSON-RPC", binding: "a2a", wrap: workload.MessageSend03, barePath: "/a2a-0.3"},
 }
 
 // runRig measures every row cfg selects, rounds times, and prints the table.
