@@ -30,7 +30,7 @@ func TestFlagWordsFollowTheSchemas(t *testing.T) {
 		{[]string{"query", "create"}, "respondent", spec.RequestSchema, []string{"requestedRespondent"}, nil},
 		{[]string{"query", "create"}, "timing", spec.RequestSchema, []string{"timing"}, nil},
 		{[]string{"query", "create"}, "consent-mode", spec.RequestSchema, []string{"consentMode"}, nil},
-		// "other" names a binding outside AQP's own: a collector does not issue over it.
+		// "other" names a binding outside AQP's own: a collector does not issue over it (the flag offers bindings.Names, the one list).
 		{[]string{"query", "create"}, "binding", spec.RequestSchema, []string{"delivery", "binding"}, []string{"other"}},
 		{[]string{"respond"}, "respondent-kind", spec.ResponseSchema, []string{"respondent", "kind"}, nil},
 		{[]string{"respond"}, "provenance", spec.ResponseSchema, []string{"respondent", "provenance"}, nil},

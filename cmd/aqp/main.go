@@ -12,7 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentqueryprotocol/aqp-go/gen/aqp"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
@@ -161,15 +160,3 @@ func words[T ~string](values []T) []string {
 
 // wordList is words as a flag's usage text writes them.
 func wordList[T ~string](values []T) string { return strings.Join(words(values), ", ") }
-
-// collectorBindings are the delivery bindings a collector issues queries over: every value of delivery.binding
-// but "other", which names a binding outside AQP's own.
-func collectorBindings() []aqp.QueryRequestDeliveryBinding {
-	var out []aqp.QueryRequestDeliveryBinding
-	for _, b := range aqp.QueryRequestDeliveryBindingValues {
-		if b != aqp.QueryRequestDeliveryBindingOther {
-			out = append(out, b)
-		}
-	}
-	return out
-}

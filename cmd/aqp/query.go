@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentqueryprotocol/aqp-go/bindings"
 	"github.com/agentqueryprotocol/aqp-go/core"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
 	"github.com/agentqueryprotocol/aqp-go/gen/api"
@@ -102,7 +103,7 @@ input or no collector reachable.`,
 	f.StringVar(&o.consentMode, "consent-mode", "", "consentMode: "+wordList(aqp.QueryRequestConsentModeValues)+" (required without --draft; no default)")
 	f.StringVar(&o.consentScope, "consent-scope", "", "consentScope (required with --consent-mode ask_once; default: none)")
 	f.StringVar(&o.dataPolicy, "data-policy", "", "dataPolicy, how the answer will be used and kept (default: none)")
-	f.StringVar(&o.binding, "binding", "", "binding to deliver over: "+wordList(collectorBindings())+" (default: the collector's, https)")
+	f.StringVar(&o.binding, "binding", "", "binding to deliver over: "+strings.Join(bindings.Names(), ", ")+" (default: the collector's, https)")
 	f.StringVar(&o.ttl, "ttl", "", "time to expiry: seconds or a duration such as 15m, 1s-24h (default: the collector's, 1h)")
 	_ = cmd.MarkFlagFilename("draft", "json")
 	_ = cmd.MarkFlagFilename("json-schema", "json")
@@ -115,7 +116,7 @@ input or no collector reachable.`,
 		"respondent":       words(aqp.QueryRequestRequestedRespondentValues),
 		"timing":           words(aqp.QueryRequestTimingValues),
 		"consent-mode":     words(aqp.QueryRequestConsentModeValues),
-		"binding":          words(collectorBindings()),
+		"binding":          bindings.Names(),
 	} {
 		_ = cmd.RegisterFlagCompletionFunc(flag, completeWords(words...))
 	}
