@@ -28,10 +28,9 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
-	"github.com/google/uuid"
 
+	aqp "github.com/agentqueryprotocol/aqp-go"
 	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
-	"github.com/agentqueryprotocol/aqp-go/core/respondent"
 	"github.com/agentqueryprotocol/aqp-go/service"
 )
 
@@ -143,25 +142,22 @@ func playCaller(url string) error {
 	}
 	q := queries[0].Request
 	fmt.Printf("query %s: %s\n", q.QueryID, q.Prompt)
-	body, _ := json.Marshal(map[string]any{
-		"protocolVersion": "2026-07-30", "responseId": uuid.Must(uuid.NewV7()).String(), "queryId": q.QueryID,
-		"subject": q.Subject, "respondent": map[string]any{"kind": "agent", "provenance": "direct"},
-		"answer": "partly", "explanation": "The summary left out the breaking changes.",
-		"createdAt": time.Now().UTC().Format(time.RFC3339),
-	})
-	d := respondent.Delivery{Binding: string(q.Delivery.Binding), Endpoint: deref(q.Delivery.Endpoint),
-		Operation: deref(q.Delivery.Operation), Authorization: deref(q.Delivery.Authorization)}
-	receipt, err := (&a2ab.Client{}).Deliver(ctx, d, body)
+	resp, err := aqp.NewResponse(q, aqp.Respondent{Kind: "agent", Provenance: "direct"}, "partly")
 	if err != nil {
 		return err
 	}
-	fmt.Printf("receipt: %s\n", receipt)
-	return nil
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
+	explanation := "The summary left out the breaking changes."
+	resp.Explanation = &explanation
+	// One typed call over the binding the query names; the collector in this example is plain http on this
+	// machine, so the destination policy allows loopback (a real collector is https, under the zero Policy).
+	client, err := aqp.NewClient(aqp.WithPolicy(&aqp.Policy{AllowHTTPLoopback: true}))
+	if err != nil {
+		return err
 	}
-	return *s
+	receipt, err := client.Submit(ctx, q, resp)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("receipt: %s, response %s\n", receipt.Status, receipt.ResponseID)
+	return nil
 }
