@@ -21,6 +21,7 @@ import (
 
 	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
+	"github.com/agentqueryprotocol/aqp-go/bindings/loadwire"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
 	"github.com/agentqueryprotocol/aqp-go/internal/workload"
 	"github.com/agentqueryprotocol/aqp-go/service"
@@ -73,29 +74,29 @@ var a2aDraft = bytes.Replace([]byte(workload.Draft), []byte(`{`), []byte(`{"bind
 // HTTP/2, which is how the binding serves gRPC (on the collector's one listener). Compare ratios within one run, not
 // absolute times.
 func BenchmarkSubmission(b *testing.B) {
-	handler := a2asrv.NewHandler(workload.FixedAgent())
+	handler := a2asrv.NewHandler(loadwire.FixedAgent())
 	http1 := func(ts *httptest.Server) *http.Client { return ts.Client() }
 
 	b.Run("jsonrpc-1.0/baseline=bare-a2a-go", func(b *testing.B) {
 		ts := httptest.NewServer(a2asrv.NewJSONRPCHandler(handler))
 		defer ts.Close()
-		workload.RunHTTP(b, http1(ts), workload.BaselineJobs(ts.URL, b.N, workload.SendMessage10), header10, replyAccepted)
+		workload.RunHTTP(b, http1(ts), workload.BaselineJobs(ts.URL, b.N, loadwire.SendMessage10), header10, replyAccepted)
 	})
 	b.Run("jsonrpc-1.0/aqp", func(b *testing.B) {
 		ts, c := collectorServer(b)
 		defer ts.Close()
-		workload.RunHTTP(b, http1(ts), workload.IssueJobs(b, c, a2aDraft, b.N, workload.SendMessage10), header10, replyAccepted)
+		workload.RunHTTP(b, http1(ts), workload.IssueJobs(b, c, a2aDraft, b.N, loadwire.SendMessage10), header10, replyAccepted)
 	})
 
 	b.Run("http-json-1.0/baseline=bare-a2a-go", func(b *testing.B) {
 		ts := httptest.NewServer(a2asrv.NewRESTHandler(handler))
 		defer ts.Close()
-		workload.RunHTTP(b, http1(ts), workload.BaselineJobs(ts.URL+a2ab.RESTSendPath, b.N, workload.SendParams10), header10, replyAccepted)
+		workload.RunHTTP(b, http1(ts), workload.BaselineJobs(ts.URL+a2ab.RESTSendPath, b.N, loadwire.SendParams10), header10, replyAccepted)
 	})
 	b.Run("http-json-1.0/aqp", func(b *testing.B) {
 		ts, c := collectorServer(b)
 		defer ts.Close()
-		jobs := workload.IssueJobs(b, c, a2aDraft, b.N, workload.SendParams10)
+		jobs := workload.IssueJobs(b, c, a2aDraft, b.N, loadwire.SendParams10)
 		for i := range jobs {
 			jobs[i].URL += a2ab.RESTSendPath
 		}
@@ -129,12 +130,12 @@ func BenchmarkSubmission(b *testing.B) {
 	b.Run("jsonrpc-0.3/baseline=bare-a2a-go", func(b *testing.B) {
 		ts := httptest.NewServer(a2av0.NewJSONRPCHandler(handler))
 		defer ts.Close()
-		workload.RunHTTP(b, http1(ts), workload.BaselineJobs(ts.URL, b.N, workload.MessageSend03), nil, replyAccepted)
+		workload.RunHTTP(b, http1(ts), workload.BaselineJobs(ts.URL, b.N, loadwire.MessageSend03), nil, replyAccepted)
 	})
 	b.Run("jsonrpc-0.3/aqp", func(b *testing.B) {
 		ts, c := collectorServer(b)
 		defer ts.Close()
-		workload.RunHTTP(b, http1(ts), workload.IssueJobs(b, c, a2aDraft, b.N, workload.MessageSend03), nil, replyAccepted)
+		workload.RunHTTP(b, http1(ts), workload.IssueJobs(b, c, a2aDraft, b.N, loadwire.MessageSend03), nil, replyAccepted)
 	})
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/agentqueryprotocol/aqp-go/bindings/https"
+	"github.com/agentqueryprotocol/aqp-go/bindings/loadwire"
 	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
 	"github.com/agentqueryprotocol/aqp-go/internal/workload"
@@ -29,9 +30,9 @@ type benchEra struct {
 }
 
 var benchEras = []benchEra{
-	{"2026-07-28", workload.ToolsCallModern, http.Header{"Accept": {"application/json, text/event-stream"},
+	{"2026-07-28", loadwire.ToolsCallModern, http.Header{"Accept": {"application/json, text/event-stream"},
 		mcp.HeaderProtocolVersion: {aqpmcp.ProtocolVersionModern}, mcp.HeaderMethod: {"tools/call"}, mcp.HeaderName: {spec.MCPOperation}}},
-	{"2025-11-25", workload.ToolsCall, http.Header{"Accept": {"application/json, text/event-stream"},
+	{"2025-11-25", loadwire.ToolsCall, http.Header{"Accept": {"application/json, text/event-stream"},
 		mcp.HeaderProtocolVersion: {aqpmcp.ProtocolVersionLegacy}}},
 }
 

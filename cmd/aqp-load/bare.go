@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"google.golang.org/grpc"
 
+	"github.com/agentqueryprotocol/aqp-go/bindings/loadwire"
 	aqpmcp "github.com/agentqueryprotocol/aqp-go/bindings/mcp"
 	"github.com/agentqueryprotocol/aqp-go/internal/workload"
 	"github.com/agentqueryprotocol/aqp-go/spec"
@@ -44,7 +45,7 @@ func serveBare(addr string) error {
 			StructuredContent: json.RawMessage(workload.FixedReceipt)}, nil
 	})
 	mux.Handle(spec.MCPPath, server.NewStreamableHTTPServer(ms, server.WithStateLess(true)))
-	handler := a2asrv.NewHandler(workload.FixedAgent())
+	handler := a2asrv.NewHandler(loadwire.FixedAgent())
 	mux.Handle("/a2a", a2asrv.NewJSONRPCHandler(handler))
 	mux.Handle("/a2a-rest/", http.StripPrefix("/a2a-rest", a2asrv.NewRESTHandler(handler)))
 	mux.Handle("/a2a-0.3", a2av0.NewJSONRPCHandler(handler))

@@ -34,6 +34,7 @@ import (
 	"github.com/google/uuid"
 
 	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
+	"github.com/agentqueryprotocol/aqp-go/bindings/loadwire"
 	"github.com/agentqueryprotocol/aqp-go/core/collector"
 	"github.com/agentqueryprotocol/aqp-go/internal/workload"
 	"github.com/agentqueryprotocol/aqp-go/spec"
@@ -103,12 +104,12 @@ var a2aHeader10 = http.Header{a2ab.VersionHeader: {a2ab.Version}, a2ab.Extension
 
 var columns = []column{
 	{name: "HTTPS", binding: "https", barePath: "/aqp/v1/responses"},
-	{name: "MCP 2026-07-28", binding: "mcp", wrap: workload.ToolsCallModern, header: mcpHeaderModern, barePath: spec.MCPPath},
-	{name: "MCP 2025-11-25", binding: "mcp", wrap: workload.ToolsCall, header: mcpHeaderLegacy, barePath: spec.MCPPath},
-	{name: "A2A 1.0 JSON-RPC", binding: "a2a", wrap: workload.SendMessage10, header: a2aHeader10, barePath: "/a2a"},
-	{name: "A2A 1.0 HTTP+JSON", binding: "a2a", wrap: workload.SendParams10, header: a2aHeader10, barePath: "/a2a-rest" + a2ab.RESTSendPath, suffix: a2ab.RESTSendPath},
+	{name: "MCP 2026-07-28", binding: "mcp", wrap: loadwire.ToolsCallModern, header: mcpHeaderModern, barePath: spec.MCPPath},
+	{name: "MCP 2025-11-25", binding: "mcp", wrap: loadwire.ToolsCall, header: mcpHeaderLegacy, barePath: spec.MCPPath},
+	{name: "A2A 1.0 JSON-RPC", binding: "a2a", wrap: loadwire.SendMessage10, header: a2aHeader10, barePath: "/a2a"},
+	{name: "A2A 1.0 HTTP+JSON", binding: "a2a", wrap: loadwire.SendParams10, header: a2aHeader10, barePath: "/a2a-rest" + a2ab.RESTSendPath, suffix: a2ab.RESTSendPath},
 	{name: "A2A 1.0 gRPC", binding: "a2a", grpc: true},
-	{name: "A2A 0.3 JSON-RPC", binding: "a2a", wrap: workload.MessageSend03, barePath: "/a2a-0.3"},
+	{name: "A2A 0.3 JSON-RPC", binding: "a2a", wrap: loadwire.MessageSend03, barePath: "/a2a-0.3"},
 }
 
 // runRig measures every row cfg selects, rounds times, and prints the table.

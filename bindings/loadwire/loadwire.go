@@ -1,4 +1,7 @@
-package workload
+// Package loadwire holds the requests each binding column's client sends under load, and the bare a2a-go agent
+// the A2A baselines answer with: what the binding benchmarks (bindings/*/bench_test.go) and the load rig
+// (cmd/aqp-load) share, so a binding and its baseline decode the same bytes. Nothing shipped imports it.
+package loadwire
 
 import (
 	"context"
@@ -10,10 +13,11 @@ import (
 	"github.com/google/uuid"
 
 	a2ab "github.com/agentqueryprotocol/aqp-go/bindings/a2a"
+	"github.com/agentqueryprotocol/aqp-go/internal/workload"
 	"github.com/agentqueryprotocol/aqp-go/spec"
 )
 
-// The requests each binding column's client sends, wrapping one response: the same bytes for the binding under
+// The requests each binding column's client sends under load, wrapping one response: the same bytes for the binding under
 // measurement and for its bare baseline, so both decode the same work. The benchmarks (bindings/*/bench_test.go)
 // and the load rig (cmd/aqp-load) share them.
 
@@ -52,7 +56,7 @@ func MessageSend03(response []byte) []byte {
 // reply Message carrying FixedReceipt as a data part — the least an A2A agent can do.
 func FixedAgent() a2asrv.AgentExecutor {
 	var receipt map[string]any
-	_ = json.Unmarshal(FixedReceipt, &receipt)
+	_ = json.Unmarshal(workload.FixedReceipt, &receipt)
 	return fixedAgent{reply: a2a.NewMessage(a2a.MessageRoleAgent,
 		&a2a.Part{Content: a2a.Data{Value: receipt}, MediaType: a2ab.MediaTypeJSON, Metadata: map[string]any{a2ab.ObjectKey: a2ab.ObjectReceipt}})}
 }
